@@ -19,7 +19,7 @@ import copy
 import numpy as np
 
 from ..ir.nodes import Var
-from .batching_rules import literal
+from .batching_rules import elementwise, literal
 
 _OPERATORS = (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp)
 #: reductions a test may hold (``x > np.mean(x)``), with the keywords they take here
@@ -334,6 +334,23 @@ def truth_reduction(node, state):
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), [state.ref(x)], keywords), True
 
 
-KINDS = {"whole_test": whole_test}
+def extreme(node, state):
+    """Python's ``max(a, b)`` / ``min(a, b)`` of numbers with a batch axis: ``np.where(b > a, b, a)``
+    (``b < a`` for min), which is Python's choice on every row (the first operand unless the second is
+    strictly beyond it, a NaN first kept) in one dtype for the whole batch.  (Called row by row, each row
+    returned whichever operand it picked, a Python 0 beside NumPy floats: rows of several dtypes sent
+    the call to vmap's loop over the examples or not, depending on which sides the examples took.)"""
+    expr, _ = elementwise(node, state)
+    if not (isinstance(expr, ast.Call) and len(expr.args) == 2 and not expr.keywords):
+        state.refuse(node, f"{node.rule.name}() of a batched value written this way has no batching rule",
+                     f"write np.{node.rule.name}imum(a, b)")
+    first, second = expr.args
+    op = ast.Gt() if node.rule.name == "max" else ast.Lt()
+    test = ast.Compare(second, [op], [copy.deepcopy(first)])
+    where = ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load())
+    return ast.Call(where, [test, copy.deepcopy(second), first], []), True
+
+
+KINDS = {"whole_test": whole_test, "extreme": extreme}
 
 __all__ = ["KINDS", "kept_test", "truth_rule", "whole_kind"]

@@ -220,7 +220,7 @@ class VmapFunction:
                 lowereds.append(lowered_of(func))
             names = parameter_names(func)
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
-            found, made = batched_code(func, batched, row, jit=self.jit)
+            found, made = batched_code(func, batched, row, jit=self.jit, exact=True)
             self._last = made
             run = runner(made, found, self.jit) if call is None else \
                 call.rebuilding(runner(made, found, self.jit), self.func.options.with_value)

@@ -47,7 +47,7 @@ def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
         raise SrcDiffError("the tree's leaves do not match the call's")
     moved = [v if a is None else np.moveaxis(np.asarray(v), a, 0) for v, a in zip(leaves, leaf_axes)]
     batched = tuple(n for n, a in zip(call.names, leaf_axes) if a is not None)
-    found, made = batched_code(func, batched, tuple(call.args), jit=jit)
+    found, made = batched_code(func, batched, tuple(call.args), jit=jit, exact=True)
     run = runner(made, found, jit)
     result = (guarded(run) if not jit and selects(made) else run)(*moved)
     if gradient is None:  # f's own value: one array (a tree it returns runs one example at a time)

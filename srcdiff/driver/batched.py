@@ -25,6 +25,7 @@ from ..backend.optimize.liveness import is_pure, reads
 from ..backend.optimize.statements import propagate_copies, remove_dead
 from ..backend.optimize.tidy import tidy_comments
 from ..backend.optimize.widths import narrows
+from ..ir import memo, shapes
 from ..rules import TEMPLATE_GLOBALS
 from ..rules.batching_helpers import HELPERS
 from .cache import Lowered
@@ -174,29 +175,62 @@ def probe(found: Lowered, ir, namer, shape_of: dict, row: tuple) -> tuple[dict[s
     of values always of that one dtype, and "number" for a name always a Python number: a loop
     carrying a Python number into float32 values (``nll = 0.0``, ``nll = nll + np.log(s)``) has
     float32 rows from the start, as NumPy gives one example float32 (ad/batching_dtypes.py)."""
-    plain = batch(ir, namer.copy(), (), shape_of, location=found.parsed.location)
-    names = ast.parse("{k: v for k, v in locals().items()}", mode="eval").body
-    func = build(plain, found.parsed.tree, describe(found.parsed), f"{found.parsed.name}_probe", names)
-    _note_assignments(func.body)
-    seen: dict[str, set] = {}
+    key = tuple(map(shapes.signature, row))
+    made = _PROBES.setdefault(found, {}).get(key)
+    if made is None:
+        plain = batch(ir, namer.copy(), (), shape_of, location=found.parsed.location)
+        names = ast.parse("{k: v for k, v in locals().items()}", mode="eval").body
+        func = build(plain, found.parsed.tree, describe(found.parsed), f"{found.parsed.name}_probe", names)
+        _note_assignments(func.body)
+        made = _PROBES[found][key] = _Probe(found, render.render(func))
+    return made.knowledge(row)
 
-    kinds: dict[str, set] = {}
 
-    def note(name: str, value) -> None:
+class _Probe:
+    """A batched function's probe (`probe`), made once per signature: its runs on several examples tell
+    whether the code one example's knowledge made is the code another's makes (`knowledge_of`)."""
+
+    def __init__(self, found: Lowered, source: str):
+        self.seen: dict[str, set] = {}
+        self.kinds: dict[str, set] = {}
+        cells = {**TEMPLATE_GLOBALS, **HELPERS, **found.parsed.closure, _NOTE: self.note}
+        try:
+            self.run = loader.build_function(source, f"{found.parsed.name}_probe", found.parsed.func.__globals__,
+                                             cells)
+        except Exception:  # noqa: BLE001 - the probe only adds knowledge; the batched code decides
+            self.run = None
+
+    def note(self, name: str, value) -> None:
         if isinstance(value, (np.ndarray, np.generic, float, int, complex)):
-            seen.setdefault(name, set()).add(np.ndim(value))
-            kinds.setdefault(name, set()).add(_kind(value))
+            self.seen.setdefault(name, set()).add(np.ndim(value))
+            self.kinds.setdefault(name, set()).add(_kind(value))
 
-    cells = {**TEMPLATE_GLOBALS, **HELPERS, **found.parsed.closure, _NOTE: note}
-    try:
-        run = loader.build_function(render.render(func), f"{found.parsed.name}_probe", found.parsed.func.__globals__,
-                                    cells)
-        values = run(*row)
-    except Exception:  # noqa: BLE001 - the probe only adds knowledge; the batched code decides
-        return {}, {}
-    ndims = {k: np.ndim(v) for k, v in values.items() if isinstance(v, (np.ndarray, np.generic, float, int, complex))}
-    narrow = {k: next(iter(found)) for k, found in kinds.items() if len(found) == 1 and None not in found}
-    return {k: n for k, n in ndims.items() if len(seen.get(k, {n})) == 1}, narrow
+    def knowledge(self, row: tuple) -> tuple[dict[str, int], dict[str, str]]:
+        self.seen, self.kinds = {}, {}
+        try:
+            values = self.run(*row)
+        except Exception:  # noqa: BLE001 - the probe only adds knowledge; the batched code decides
+            return {}, {}
+        ndims = {k: np.ndim(v) for k, v in values.items()
+                 if isinstance(v, (np.ndarray, np.generic, float, int, complex))}
+        narrow = {k: next(iter(found)) for k, found in self.kinds.items() if len(found) == 1 and None not in found}
+        return {k: n for k, n in ndims.items() if len(self.seen.get(k, {n})) == 1}, narrow
+
+
+#: each batched `Lowered`'s probes, by signature (weakly: a Lowered replaced takes its probes with it)
+_PROBES = memo.table(weak=True)
+
+
+def knowledge_of(found: Lowered, row: tuple):
+    """What the probe of `found` tells of one example `row`, hashable (None before `found` was compiled for
+    arguments like `row`): the batched code is compiled from it, so that two examples of one signature
+    telling the same make the same code, and two telling otherwise (a branch's other side taken, whose
+    values' axes the probe then saw) make each its own."""
+    made = _PROBES.get(found, {}).get(tuple(map(shapes.signature, row)))
+    if made is None:
+        return None
+    ndims, narrow = made.knowledge(row)
+    return frozenset(ndims.items()), frozenset(narrow.items())
 
 
 def _kind(value) -> str | None:
@@ -248,4 +282,4 @@ def build(program: BatchedProgram, tree: ast.FunctionDef, describe_line, name: s
     return ast.fix_missing_locations(func)
 
 
-__all__ = ["HELPERS", "build", "drop_unread", "probe", "scatter_in_place", "transform"]
+__all__ = ["HELPERS", "build", "drop_unread", "knowledge_of", "probe", "scatter_in_place", "transform"]
