@@ -20,6 +20,8 @@ import numpy as np
 from ..errors import SrcDiffError
 from ..frontend import callables, depends, trees
 from ..frontend.flatten import Flat, flat_function
+from ..frontend.key_parameters import key_value
+from ..frontend.parse import parse_function
 from ..frontend.rewrites import needs_rewrite
 from .binding import Binder, normalize_wrt, not_differentiable, refuse
 
@@ -222,12 +224,27 @@ class Front:
         for name, value in zip(self.inner_names, values):
             if name in self.target.hidden and trees.is_object(value):
                 struct = trees.structure(value) if not callable(value) else _object_structure(value)
+            elif (key := self._key(name, value)) is not None:
+                struct = key  # (in forward mode every parameter is a root: a tuple of labels is still keys)
             elif trees.is_tree(value, sequences=name in self.roots):
                 struct = trees.structure(value)
             else:
                 struct = None
             out.append(struct)
         return tuple(out)
+
+    def _key(self, name: str, value) -> trees.Struct | None:
+        """A "key" structure (the value a constant of the rewrite: frontend/key_parameters.py) for a parameter
+        not differentiated that the function iterates to make keys (``range(n)``, ``for lab in labels``)."""
+        if name in self.roots and not self.every or not isinstance(value, (int, np.integer, tuple, list)):
+            return None
+        try:
+            parsed = parse_function(self.target.func)
+        except SrcDiffError:
+            return None
+        found = key_value(name, value, parsed)
+        return None if found is None else trees.Struct("key", cls=found)
+
 
     def prepared(self, structs: tuple) -> tuple[Flat, tuple, list]:
         """(the flattened function, the leaves differentiated, the plan) for these structures."""
@@ -345,6 +362,12 @@ def _matches(value, struct: trees.Struct, out: list, depth: int = 0) -> bool:
             out.append(value)
             return True
         return False
+    if kind == "key":  # a count or labels the rewrite took as a constant (key_parameters.py): the same one
+        same = type(value) is int and type(struct.cls) is int and value == struct.cls \
+            or type(value) in (tuple, list) and type(struct.cls) is tuple and tuple(value) == struct.cls
+        if same:
+            out.append(value)
+        return same
     if depth >= trees.MAX_DEPTH:
         return False
     if kind == "dict":

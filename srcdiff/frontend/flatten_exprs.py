@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
-import operator
 import types
 
 from . import depends
@@ -139,42 +138,6 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             value = list(base.children)[value] if 0 <= value < len(base.children) else value
         return value
 
-    def constant(self, node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int)) and not isinstance(node.value, bool):
-            return node.value
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
-                and type(node.operand.value) is int:
-            return -node.operand.value
-        entry = self.entry(node) if isinstance(node, (ast.Name, ast.Call)) else None
-        if isinstance(entry, Const) and isinstance(entry.value, (str, int)):
-            return entry.value
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env \
-                and self.parsed.resolve(node.func.id) in (min, max) and len(node.args) > 1 and not node.keywords:
-            found = [self.constant(a) for a in node.args]  # max(len(ps) - 1, 0): a list slice's bound
-            if all(type(f) is int for f in found):
-                return self.parsed.resolve(node.func.id)(found)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Mod, ast.FloorDiv)):
-            left, right = self.constant(node.left), self.constant(node.right)  # "W" + k, i + 1, i % 2
-            if left is not None and right is not None and type(left) is type(right) \
-                    and (isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)) or type(left) is int and right != 0):
-                apply = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Mod: operator.mod,
-                         ast.FloorDiv: operator.floordiv}[type(node.op)]
-                value = apply(left, right)
-                return value if isinstance(value, (str, int)) else None
-        if isinstance(node, ast.JoinedStr):  # f"W{k}"
-            parts = []
-            for part in node.values:
-                if isinstance(part, ast.Constant):
-                    parts.append(str(part.value))
-                    continue
-                inner = self.constant(part.value) if isinstance(part, ast.FormattedValue) \
-                    and part.conversion == -1 and part.format_spec is None else None
-                if inner is None:
-                    return None
-                parts.append(str(inner))
-            return "".join(parts)
-        return self.module_constant(node)  # len(SIZES), "w{}".format(k), Cfg.DEPTH: module_constants.py
-
     # ---- rewriting an expression ----
 
     def as_ast(self, entry, node):
@@ -274,6 +237,11 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
                 if found is not None:
                     self.deps.append(self.parsed_dependency(node.func.id, value))
                     return found
+        module = self.static_object(node.func.value) if isinstance(node.func, ast.Attribute) else None
+        if isinstance(module, types.ModuleType) and user_function(value := getattr(module, node.func.attr, None)) \
+                and self.any_tree(node):  # model.loss(params, x) of ``import model``: its function, given trees
+            self.deps.append(depends.Dependency(vars(module), node.func.attr, value))
+            return self.helper_call(node, value, [], {}, value.__name__)
         return self.plain_call(node, self.expr(node.func))
 
     def parsed_dependency(self, name, value):
@@ -367,9 +335,14 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
                 structs[name] = node_struct(entry)
             elif kind == "node" and isinstance(item, ast.Constant) and type(item.value) is str:
                 structs[name] = Struct("key", cls=item.value)  # _clamped(params, "w"): `key in params` decided
+            elif (key := self.passed_key(func, name, entry, item if kind == "node" else None)) is not None:
+                structs[name] = key  # _layers(params, n): a count or labels it iterates (key_parameters.py)
             if isinstance(entry, Bound):
                 structs[name] = bound_struct(entry, node_struct)
             values[name] = (entry if isinstance(entry, (Node, Bound)) or kind == "entry" else None, item)
+        for name, p in sig.parameters.items():  # (a count or labels left to its default)
+            if name not in bound.arguments and (key := self.passed_key(func, name, Const(p.default), None)) is not None:
+                structs[name] = key
         flat = self.flatten(func, structs, returns_object=bool(returns_object), helper=True)
         self.deps.extend(flat.deps)  # what the helper read statically (self.factor) decides ours too
         callee = self.names.fresh(name_part(label))

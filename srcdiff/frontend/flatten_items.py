@@ -184,6 +184,8 @@ class LoopItems(DisplayItems):
             if found.which == "values":
                 return list(children.values())
             return [Node(Struct("tuple", (0, 1)), {0: as_entry(k), 1: v}) for k, v in children.items()]
+        if isinstance(found, Const) and isinstance(found.value, tuple) and found.value and force:
+            return [as_entry(v) for v in found.value]  # labels=("a", "b"), a parameter's keys (key_parameters.py)
         if isinstance(node, ast.Name) and node.id not in self.env:
             return self.functions_of(node) or (self.constants_of(node) or self.constant_items(node, force)
                                                or self.display_items(node, force) if force else None)

@@ -1,5 +1,6 @@
-"""Keys and loop items a function taking trees computes from module-level data (flatten_exprs.py's
-`constant` and flatten_items.py's `items_of` ask here last):
+"""Keys and loop items a function taking trees computes from constants (`constant`: a literal, a name bound
+to one, ``f"w{i}"``, ``"w%d" % i``, ``"w" + str(i)`` of them) and from module-level data (`constant` and
+flatten_items.py's `items_of` ask here last):
 
     for i in range(len(SIZES) - 1): params[f"w{i}"]      # the length of a module list
     total + p["c{}".format(k)]                           # str.format of constants
@@ -16,8 +17,12 @@ list by its items).
 from __future__ import annotations
 
 import ast
+import operator
 
+from ..errors import SrcDiffError
 from . import depends
+from .key_parameters import key_value
+from .parse import parse_function
 from .tree_entries import Const, Node
 from .trees import Struct
 
@@ -52,6 +57,67 @@ def entry_value(entry):
 
 class ModuleConstants:
     """The part of the rewriter (an `ExprRewriter`) that reads keys from module-level data."""
+
+    def constant(self, node):
+        """The string or integer `node` is when the rewrite is built (a constant, a name bound to one, a key
+        spelled ``f"w{i}"``, ``"w%d" % i``, ``"w" + str(i)``, ``i + 1`` of them, module data), else None."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int)) and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+                and type(node.operand.value) is int:
+            return -node.operand.value
+        entry = self.entry(node) if isinstance(node, (ast.Name, ast.Call)) else None
+        if isinstance(entry, Const) and isinstance(entry.value, (str, int)):
+            return entry.value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env \
+                and self.parsed.resolve(node.func.id) is str and len(node.args) == 1 and not node.keywords:
+            found = self.constant(node.args[0])  # "w" + str(i)
+            return str(found) if type(found) is int else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env \
+                and self.parsed.resolve(node.func.id) in (min, max) and len(node.args) > 1 and not node.keywords:
+            found = [self.constant(a) for a in node.args]  # max(len(ps) - 1, 0): a list slice's bound
+            if all(type(f) is int for f in found):
+                return self.parsed.resolve(node.func.id)(found)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Mod, ast.FloorDiv)):
+            left, right = self.constant(node.left), self.constant(node.right)  # "W" + k, i + 1, i % 2
+            if isinstance(node.op, ast.Mod) and type(left) is str and right is not None:
+                try:  # "w%d" % i
+                    return left % right
+                except (TypeError, ValueError):
+                    return None
+            if left is not None and right is not None and type(left) is type(right) \
+                    and (isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)) or type(left) is int and right != 0):
+                apply = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Mod: operator.mod,
+                         ast.FloorDiv: operator.floordiv}[type(node.op)]
+                value = apply(left, right)
+                return value if isinstance(value, (str, int)) else None
+        if isinstance(node, ast.JoinedStr):  # f"W{k}"
+            parts = []
+            for part in node.values:
+                if isinstance(part, ast.Constant):
+                    parts.append(str(part.value))
+                    continue
+                inner = self.constant(part.value) if isinstance(part, ast.FormattedValue) \
+                    and part.conversion == -1 and part.format_spec is None else None
+                if inner is None:
+                    return None
+                parts.append(str(inner))
+            return "".join(parts)
+        return self.module_constant(node)  # len(SIZES), "w{}".format(k), Cfg.DEPTH: module_constants.py
+
+    def passed_key(self, func, name: str, entry, item):
+        """A "key" structure for parameter `name` of helper `func` given `entry` (or the expression `item`):
+        an int or a tuple of strings known now that `func` iterates to make keys (key_parameters.py), else None."""
+        value = entry.value if isinstance(entry, Const) else None
+        if value is None and item is not None:
+            value = self.displayed_constants(item) if isinstance(item, (ast.Tuple, ast.List)) else self.constant(item)
+        if not isinstance(value, (int, tuple, list)):
+            return None
+        try:
+            found = key_value(name, value, parse_function(func))
+        except SrcDiffError:
+            return None
+        return None if found is None else Struct("key", cls=found)
 
     def module_data(self, node: ast.expr):
         """The value of `node` when it names module-level data (``SIZES``, ``Cfg.NAMES``) of keys or of

@@ -186,7 +186,7 @@ def child_value(value, struct: Struct, key):
 
 def leaves(value, struct: Struct, out: list) -> list:
     """Append `value`'s leaves (in the order `leaf_names` names them) to `out`."""
-    if struct.kind in ("leaf", "data"):
+    if struct.kind in ("leaf", "data", "key"):  # (a parameter's key, key_parameters.py: passed as it is)
         out.append(value)
     elif struct.is_container:
         for key, child in zip(struct.keys, struct.children):

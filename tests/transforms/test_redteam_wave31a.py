@@ -81,8 +81,8 @@ Open (the rows are in REFUSED, NUMBA_REFUSED, TIED below):
   numbers (srcdiff differentiates real computations only), ``np.i0`` (no rule), ``params[f"w{i}"]``
   (a tree read at a key computed), an activation chosen from a dict of functions by a string
   parameter, a nested function with a keyword-only parameter (wave 32c: the dict keyed by tuples, the
-  activation by name and the keyword-only parameter now agree, test_wave32c.py; ``params[f"w{i}"]`` over
-  ``range`` of an int parameter is still refused).  jit="numba" also refuses a DH table of
+  activation by name and the keyword-only parameter now agree, test_wave32c.py; wave 33a: ``params[f"w{i}"]``
+  over ``range`` of an int parameter, test_wave33a.py).  jit="numba" also refuses a DH table of
   tuples looped over (items numba cannot type) and a helper's ``weights`` a list on one path and a
   tuple on the other.
 """
@@ -115,8 +115,8 @@ def _name(p):
 #: the row the default run keeps (a cheap one; the findings' rows hold the fixed classes; `-m slow` runs them all)
 KEPT = {"pd_emax_hill"}
 #: refused by grad at the user's line, and so by every transformation
-REFUSED = {"rank_listmle_accumulate", "sig_irfft_synthesis", "sig_kaiser_window",
-           "tree_fstring_keys"}
+#: (tree_fstring_keys, ``params[f"w{i}"]`` over ``range(n_layers)`` of an int parameter, agrees since wave 33a)
+REFUSED = {"rank_listmle_accumulate", "sig_irfft_synthesis", "sig_kaiser_window"}
 #: NaN second order at a kink of np.maximum(0, z) ** 2 (open)
 TIED = {"rank_squared_hinge"}
 #: jit="numba" refuses these at the user's line (rob_dh_chain's default table and arg_star_args_weights's

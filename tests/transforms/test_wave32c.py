@@ -80,8 +80,8 @@ ALL = (*matrix.EVERY, *closure_cells.EXTRA)
 KEPT = {"fstring_range_len", "list_of_lists_params", "act_bound_then_called", "kwonly_nested_required",
         "tuple_keyed_items_of_x"}
 #: refused by grad at the user's line, and so by every transformation (the docstring's open items)
-REFUSED = {"labels_argument", "labels_argument_read_back", "labels_default_argument",
-           "labels_comprehension_argument", "dicts_over_half_length", "dicts_over_shape", "dicts_over_rows",
+#: (labels an argument or a default are keys since wave 33a: frontend/key_parameters.py, test_wave33a.py)
+REFUSED = {"dicts_over_half_length", "dicts_over_shape", "dicts_over_rows",
            "dict_comprehension_from_one", "dict_comprehension_from_one_loop", "tuple_state_nested_list",
            "tuple_states_list_of_states", "tuple_state_heun_lists", "method_over_self_layers", "kwonly_nested_tree"}
 
