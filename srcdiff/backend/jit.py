@@ -101,6 +101,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         fusion,
         joins,
         list_reads,
+        list_repeats,
         list_writes,
         prefuse,
         result_dtypes,
@@ -127,6 +128,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     homes = helper_homes()  # each helper's numba version, by the module that holds it
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
+    plain = list_repeats.rewrite(plain, joins.rewritten)  # ``x[PICK * 2]`` of a module list of ints
     plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
     plain = empty_lists.ahead(plain, made, key)  # ``while len(xs) < n`` of a list that starts empty
     plain, dicts_at = dict_args.rewrite(plain, made, key)  # ``rates[(0, 1)]`` of a dict argument

@@ -47,7 +47,8 @@ Found and fixed, each a class with variants here:
 
 Weights given as a list or a tuple of arrays (one ndim, or W and b alternating and unpacked), dicts read at a
 loop's key, module tables indexed in a loop and solve_triangular of a contiguous matrix compiled before (kept as
-variants).  Open (refused at the user's line): running_product_of_terms, ``prod = 1.0`` then ``prod = prod *
+variants).  Open then (refused at the user's line; each compiles since wave 33c, test_wave33c.py):
+running_product_of_terms, ``prod = 1.0`` then ``prod = prod *
 (1.0 + x / k)`` called directly (its adjoint's ``select`` of a mask computed from the number is not proved to
 keep values: a 0-d mask selects the whole, a mask of ones' shape does not); dict_read_whole (``len`` of a dict
 argument); index_of_a_repeated_list (``x[PICK * 2]``: a list both repeated and indexed with stays a list).
@@ -78,8 +79,9 @@ PROGRAMS = corpus.from_table(w.PROGRAMS, "w32d", "wave32d_programs", 32)
 #: (a SimpleNamespace's, a namedtuple's and a class's numbers, RATES.rate and Table.offsets[i], are read since
 #: wave 33a: test_wave33a.py)
 GRAD_REFUSED = {"tuple_state_with_history", "tuple_state_list_of_arrays", "einsum_list_vector", "einsum_list_first"}
-#: jit="numba" still refuses these at the user's line (the docstring's open items)
-NUMBA_REFUSED = {"running_product_of_terms", "dict_read_whole", "index_of_a_repeated_list"}
+#: jit="numba" still refuses these at the user's line (the docstring's open items: all three compile since wave 33c,
+#: test_wave33c.py)
+NUMBA_REFUSED: set = set()
 #: the default run's numba cells (numba compiles for seconds each): the rest run in the slow set
 KEPT = {"fancy_index_module_list", "cached_nodes_dot"}
 

@@ -17,6 +17,7 @@ from numba import types
 from .naming import made, overload
 from .pads import index_add
 from .runtime import add_at
+from .tuple_parts import index_read
 
 
 @overload(add_at)
@@ -86,6 +87,56 @@ def _add_at_basic(a, index, v):
             lines += [f"    if not -a.shape[{d}] <= index[{d}] < a.shape[{d}]:",
                       "        raise IndexError('index out of bounds in np.add.at')"]
     lines.append("    a[index] += v")
+    return made("\n".join(lines) + "\n")
+
+
+@overload(index_add)
+def _index_add_leading(base, index, value):
+    """``index_add(out, (rows, cols), v)`` with fewer index vectors than `out` has axes (``np.add.at(out,
+    (rows, cols), v)`` of a 3-D `out`): each place of the leading axes the vectors name together gets its
+    block of `v` (broadcast to ``(n,) + out.shape[len(index):]``), repeats adding again."""
+    parts = getattr(index, "types", None)
+    if not (isinstance(base, types.Array) and isinstance(base.dtype, types.Float) and isinstance(index, types.BaseTuple)
+            and parts and 1 < len(parts) < base.ndim
+            and all(isinstance(p, types.Array) and p.ndim == 1 and isinstance(p.dtype, types.Integer) for p in parts)
+            and (isinstance(value, types.Number) or isinstance(value, types.Array)
+                 and isinstance(value.dtype, (types.Float, types.Integer)))):
+        return None
+    count = len(parts)
+    lines = ["def impl(base, index, value):",
+             "    out = base.astype(np.float64)",
+             f"    n = np.broadcast_shapes({', '.join(f'index[{d}].shape' for d in range(count))})[0]",
+             f"    w = np.ascontiguousarray(np.broadcast_to(value, (n,) + out.shape[{count}:]))"]
+    lines += [f"    i{d} = np.ascontiguousarray(np.broadcast_to(index[{d}], (n,)))" for d in range(count)]
+    lines.append("    for k in range(n):")
+    for d in range(count):
+        lines += [f"        p{d} = i{d}[k]",
+                  f"        if p{d} < -out.shape[{d}] or p{d} >= out.shape[{d}]:",
+                  "            raise IndexError('index out of bounds in index_add')"]
+    place = ", ".join(f"p{d}" for d in range(count))
+    lines += [f"        out[{place}] += w[k]", "    return out"]
+    return made("\n".join(lines) + "\n")
+
+
+@overload(index_read)
+def _index_read_leading(a, index):
+    """``index_read(g, (rows, cols))`` of a `g` of more axes: ``g[rows, cols]``, the blocks in turn."""
+    parts = getattr(index, "types", None)
+    if not (isinstance(a, types.Array) and isinstance(index, types.BaseTuple) and parts and 1 < len(parts) < a.ndim
+            and all(isinstance(p, types.Array) and p.ndim == 1 and isinstance(p.dtype, types.Integer) for p in parts)):
+        return None
+    count = len(parts)
+    lines = ["def impl(a, index):",
+             f"    n = np.broadcast_shapes({', '.join(f'index[{d}].shape' for d in range(count))})[0]",
+             f"    got = np.empty((n,) + a.shape[{count}:], a.dtype)"]
+    lines += [f"    i{d} = np.ascontiguousarray(np.broadcast_to(index[{d}], (n,)))" for d in range(count)]
+    lines.append("    for k in range(n):")
+    for d in range(count):
+        lines += [f"        p{d} = i{d}[k]",
+                  f"        if p{d} < -a.shape[{d}] or p{d} >= a.shape[{d}]:",
+                  "            raise IndexError('index out of bounds')"]
+    place = ", ".join(f"p{d}" for d in range(count))
+    lines += [f"        got[k] = a[{place}]", "    return got"]
     return made("\n".join(lines) + "\n")
 
 

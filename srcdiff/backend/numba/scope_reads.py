@@ -4,8 +4,8 @@ constant key is a value of its own.
 
 The generated code reads ``d["a"]`` where the user's helper did; numba would have to take
 the dict ``d`` itself (a Python object it cannot type).  Where every read of the name is an
-item at a constant key or an attribute (``d["a"]``, ``d["layer"]["W"]``, ``cfg.rate``), each
-distinct chain becomes a leading parameter of its own, read on every call as the other
+item at a constant key, an attribute or a dict's length (``d["a"]``, ``d["layer"]["W"]``, ``cfg.rate``,
+``len(d)``), each distinct chain becomes a leading parameter of its own, read on every call as the other
 globals are (module.py's `Env`, with the chain as its `path`): a dict rebound or changed
 in place is seen.  A dict of one type of keys and of values (dict_items.py) read at keys the
 code computes (``RATES[name]``) is passed as the pair (keys, values) and read by
@@ -23,6 +23,8 @@ from . import dict_items
 
 #: the step of a dict read at a key the code computes: the chain's value is the pair (keys, values)
 INDEXED = ("indexed", None)
+#: the step of ``len(d)`` of a dict
+LENGTH = ("len", "len")
 
 
 def _container(value) -> bool:
@@ -44,6 +46,9 @@ def _step(node: ast.AST, parent: ast.AST, value):
     if isinstance(parent, ast.Attribute) and parent.value is node and isinstance(parent.ctx, ast.Load) \
             and not isinstance(value, dict) and parent.attr in getattr(value, "__dict__", {}):
         return ("attr", parent.attr), getattr(value, parent.attr)
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len" \
+            and len(parent.args) == 1 and parent.args[0] is node and not parent.keywords and isinstance(value, dict):
+        return LENGTH, len(value)  # ``len(WEIGHTS)``: a number, read on every call as the items are
     return None
 
 
@@ -89,7 +94,8 @@ def _indexed(node: ast.AST, parent: ast.AST, value) -> bool:
 def follow(value, path: tuple):
     """The value the chain `path` reads from `value`."""
     for kind, key in path:
-        value = dict_items.pair(value) if kind == INDEXED[0] else value[key] if kind == "item" else getattr(value, key)
+        value = dict_items.pair(value) if kind == INDEXED[0] else len(value) if kind == LENGTH[0] else \
+            value[key] if kind == "item" else getattr(value, key)
     return value
 
 

@@ -10,9 +10,14 @@ import ast
 
 from . import kindflow, kinds, ufuncs
 
+#: NumPy's comparisons and logical functions (the masks an adjoint computes: ``np.equal(t2, 0.0)``)
+COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
+               "logical_or", "logical_xor", "logical_not"}
 #: calls whose result is tainted when an argument is, and which keep values elementwise
-ELEMENTWISE = kinds.UNARY | kinds.BINARY | {"where", "full_like", "zeros_like", "ones_like"} | \
+ELEMENTWISE = kinds.UNARY | kinds.BINARY | COMPARISONS | {"where", "full_like", "zeros_like", "ones_like"} | \
     {ufuncs.PREFIX + name for name in ufuncs.NAMES} | {"present"}  # (NumPy's loops for large arrays; optionals.py)
+#: those whose result has the shape their arguments broadcast to (not the first argument's alone)
+BROADCASTING = ELEMENTWISE - {"full_like", "zeros_like", "ones_like"}
 WHOLE = {"sum", "mean", "max", "min", "prod", "amax", "amin"}
 HELPERS_OF_SHAPE = {"zeros_like", "full", "stop_gradient"}
 
@@ -26,8 +31,14 @@ def use(node: ast.Name, parents: dict, tainted: set = frozenset(), wide=None):
         if wide is not None and isinstance(parent, ast.BinOp) and not isinstance(parent.op, ast.MatMult):
             other = parent.right if child is parent.left else parent.left
             if not any(isinstance(n, ast.Name) and n.id in tainted for n in ast.walk(other)) \
-                    and wide.covers(other, statement(parent, parents)):
+                    and _covers(wide, other, statement(parent, parents)):
                 return set(), set()  # the shape and values the number gave
+        if wide is not None and isinstance(parent, ast.Call) and called_name(parent.func) in BROADCASTING \
+                and child in parent.args and not parent.keywords:
+            others = [a for a in parent.args if a is not child]
+            if not any(isinstance(n, ast.Name) and n.id in tainted for a in others for n in ast.walk(a)) \
+                    and any(_covers(wide, a, statement(parent, parents)) for a in others):
+                return set(), set()  # (``np.logical_and(np.equal(prod, 0.0), np.not_equal(t2, 0.0))``: t2's shape)
         if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp)) and child is not getattr(
                 parent, "test", None):
             child, parent = parent, parents.get(id(parent))
@@ -78,6 +89,22 @@ def use(node: ast.Name, parents: dict, tainted: set = frozenset(), wide=None):
                 return set(), set()
             return False
         return False
+
+
+def _covers(wide, operand: ast.expr, where: ast.stmt | None) -> bool:
+    """Whether `operand` is an array of at least the promoted value's axes (`wide`): one itself, or an
+    elementwise result of one (``np.not_equal(t2, 0.0)``, ``t2 * 2.0``), which broadcasts to its axes at least."""
+    if wide.covers(operand, where):
+        return True
+    if isinstance(operand, ast.Call) and called_name(operand.func) in BROADCASTING and not operand.keywords:
+        return any(_covers(wide, a, where) for a in operand.args)
+    if isinstance(operand, ast.BinOp) and not isinstance(operand.op, ast.MatMult):
+        return _covers(wide, operand.left, where) or _covers(wide, operand.right, where)
+    if isinstance(operand, ast.Compare) and len(operand.comparators) == 1:
+        return _covers(wide, operand.left, where) or _covers(wide, operand.comparators[0], where)
+    if isinstance(operand, ast.UnaryOp):
+        return _covers(wide, operand.operand, where)
+    return False
 
 
 def statement(node: ast.AST, parents: dict) -> ast.stmt | None:
