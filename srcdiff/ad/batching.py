@@ -39,7 +39,7 @@ from .batched_products import hoist_factors
 from .batching_conditions import KINDS as CONDITIONS
 from .batching_conditions import kept_test, truth_rule, whole_kind
 from .batching_dtypes import carried_init
-from .batching_each_row import each_row_rule
+from .batching_each_row import each_row_rule, refuse_no_rule
 from .batching_effects import effect_statement
 from .batching_gathers import KINDS as GATHERS
 from .batching_gathers import index_tuple
@@ -289,10 +289,7 @@ def _unmasked(node: Node, state: Batching) -> list:
     rule = (GATHERS.get(kind) or KINDS.get(kind) or MOVES.get(kind) or CONDITIONS.get(kind)) if kind else \
         (float_math if node.rule.float_result else truth_rule(node) or each_row_rule(node, state))
     if rule is None:
-        what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
-        state.refuse(node, f"{what} has no batching rule",
-                     "jacobian and hessian compute such functions one row at a time; for vmap, call the "
-                     "function once per example")
+        refuse_no_rule(node, state)
     try:
         expr, has_axis = rule(node, state)
     except SrcDiffError as exc:

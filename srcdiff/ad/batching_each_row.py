@@ -42,4 +42,21 @@ def each_row_call(node, state):
                     []), True
 
 
-__all__ = ["each_row_call", "each_row_rule"]
+#: srcdiff's own derivatives called inside a mapped function, by their rules' names
+_OWN = {"srcdiff.api.hvp.hvp": "srcdiff.hvp", "srcdiff.api.forward.jvp": "srcdiff.jvp"}
+
+
+def refuse_no_rule(node, state) -> None:
+    """Refuse a call with no batching rule at its line (srcdiff's own jvp or hvp: with what batches it)."""
+    what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
+    if what in _OWN:
+        state.refuse(node, f"{_OWN[what]} called inside the mapped function has no batching rule",
+                     "map the forward-mode derivative itself, batched in one call: "
+                     "srcdiff.vmap(srcdiff.jvp_function(srcdiff.grad(f)), in_axes=((0, None), (0, None)))"
+                     "((x, c), (v, zeros)) gives per-example Hessian-vector products")
+    state.refuse(node, f"{what} has no batching rule",
+                 "jacobian and hessian compute such functions one row at a time; for vmap, call the "
+                 "function once per example")
+
+
+__all__ = ["each_row_call", "each_row_rule", "refuse_no_rule"]

@@ -118,6 +118,14 @@ class JvpFunction:
                                "and has not been called yet", hint="call it, or use .source_for(*primals)")
         return source_of(self._last, self.jit)
 
+    def last_compiled(self) -> tuple:
+        """(the `Variant` the last call ran, the `Lowered` it was compiled from), or (None, None): the
+        generated sweep `srcdiff.vmap` reads back and batches (api/vmap_forward.py)."""
+        if self._gradient is None and self._plain:
+            return self._last, self._found
+        inner = [f for f in self._inner.values() if f._last is not None and f._last is self._last]
+        return (self._last, inner[0]._found) if inner else (None, None)
+
     def source_for(self, *primals) -> str:
         """The generated source for primal arguments like these (without running it)."""
         bound = self._binder.bind(primals, {})

@@ -10,9 +10,7 @@ the gradient's generated code: per-example gradients.
 
 from __future__ import annotations
 
-import inspect
 import types
-from typing import Callable, cast
 
 import numpy as np
 
@@ -22,79 +20,19 @@ from ..frontend.callables import refuse_transformed, resolve, user_def_line
 from ..frontend.parse import parse_function
 from .batched_code import batched_code, batched_variant, parameter_names
 from .derivatives import Composite
+from .forward import JvpFunction
 from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
 from .vmap_aux import aux_function, call_kinds, with_aux
+from .vmap_binding import bound_parts, row_of, with_defaults
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_fast import Fast, fast_for
+from .vmap_forward import flat_forward, forward_axes
 from .vmap_leaves import leaves_or_none, tree_leaves_batched
 from .vmap_out import checked_out_axes, placed
 from .vmap_policy import checked_policy, refuse_if_asked, warn
 from .vmap_selects import guarded, selects
-
-
-def row_of(value):
-    """One example of a batched argument: its first row (a Python float for a vector of floats)."""
-    row = value[0]
-    if isinstance(row, np.floating) and type(row) is np.float64:
-        return float(row)
-    return row
-
-
-def with_defaults(func, args: list) -> list:
-    """`args` followed by the defaults of the positional parameters after them: the batched code
-    is made for every parameter, and one left to its default is the same for every example."""
-    if isinstance(func, GradFunction):
-        return list(func.front.binder.bind(tuple(args), {}))
-    try:
-        params = list(inspect.signature(func).parameters.values())
-    except (TypeError, ValueError):
-        return list(args)
-    out = list(args)
-    for p in params[len(args):]:  # (keyword-only ones too: the batched code takes them after the positional)
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            continue
-        if p.default is p.empty:
-            break
-        out.append(p.default)
-    return out
-
-
-def bound_parts(f, args: list, axes: list):
-    """A partial, a method or a callable instance (``vmap(partial(loss, power=3))``, ``vmap(model.loss)``)
-    as its function, with what it binds passed as arguments of their own, the same for every example
-    (in_axes None), as grad reads them (frontend/callables.py); anything else as it is."""
-    if isinstance(f, GradFunction) or callable(getattr(type(f), "srcdiff_function", None)):
-        return f, args, axes
-    target = resolve(f)
-    if not target.prefix and not target.keywords:
-        return f, args, axes
-    try:
-        params = list(inspect.signature(cast(Callable, target.func)).parameters.values())
-    except (TypeError, ValueError):
-        return f, args, axes
-    plain = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if set(target.keywords) - {p.name for p in plain}:
-        return f, args, axes  # a keyword-only parameter: the call is refused as it was
-    given = list(zip(args, axes))
-    out, out_axes = list(target.prefix), [None] * len(target.prefix)
-    for p in plain[len(target.prefix):]:
-        if p.name in target.keywords:
-            out.append(target.keywords[p.name])
-            out_axes.append(None)
-        elif given:
-            value, axis = given.pop(0)
-            out.append(value)
-            out_axes.append(axis)
-        elif p.default is not p.empty and any(q.name in target.keywords for q in plain[len(out):]):
-            out.append(p.default)  # a default before a parameter the partial gives
-            out_axes.append(None)
-        else:
-            break
-    if given:
-        return f, args, axes  # more arguments than the function takes: Python's own error, as before
-    return target.func, out, out_axes
 
 
 class VmapFunction:
@@ -108,7 +46,7 @@ class VmapFunction:
         #: why a Jacobian or Hessian (srcdiff's, whose rows are batched calls of their own) runs one
         #: example at a time: vmap(hessian(f)) is JAX's per-example Hessians, and never numba's (refused)
         self.composed = _composed_reason(f) if isinstance(f, Composite) and not self.jit else None
-        if self.composed is None:
+        if self.composed is None and not isinstance(f, JvpFunction):  # (a jvp: api/vmap_forward.py)
             refuse_transformed(f, "srcdiff.vmap")
         self.out_axes = checked_out_axes(out_axes)  # (where each result's batch axis goes: api/vmap_out.py)
         in_axes = plain_axes(in_axes)
@@ -171,6 +109,8 @@ class VmapFunction:
             raise SrcDiffError(f"{self.__qualname__}: no argument has a batch axis", hint="set in_axes")
         if self.composed is not None:
             return self._composed_call(args, axes)
+        if isinstance(self.func, JvpFunction):
+            return self._forward_call(args, forward_axes(axes))
         if any(is_tree(v) or is_axes_tree(a) or _is_object(v) for v, a in zip(args, axes)):
             return self._tree_call(args, axes)
         moved, sizes, given = [], set(), []  # (given: the arguments, a list of numbers as its array)
@@ -253,6 +193,25 @@ class VmapFunction:
         if examples is None:
             examples = self._examples[key] = self._one_at_a_time(len(args), axes, self.composed)
         return self._run_examples(examples, args)
+
+    def _forward_call(self, args: tuple, axes: tuple | None):
+        """vmap of a jvp: its generated sweep batched (api/vmap_forward.py), else one example at a time."""
+        if axes is None or len(args) != 2:
+            raise SrcDiffError(f"{self.__qualname__}: a jvp is mapped as (primals, tangents), its in_axes one int or "
+                               "None, or (the primals' axes, the tangents' axes)",
+                               hint="in_axes=((0, None), (0, None))")
+        key = ("forward", repr(axes), call_kinds(list(args), [None] * len(args)))
+        if key not in self._examples:
+            try:  # (the batched sweep: a vmap of its own, kept by the sweep it maps and its axes)
+                func, flat, flat_axes = flat_forward(self.func, args, axes)
+                inner = self._examples.setdefault((func, repr(flat_axes)), VmapFunction(
+                    func, tuple(flat_axes), 0, None, self.policy))
+                result = inner(*flat)
+                self._last, self.per_example = inner._last, inner.per_example
+                return result
+            except SrcDiffError as exc:
+                self._examples[key] = self._one_at_a_time(len(args), list(axes), exc)
+        return self._run_examples(self._examples[key], args)
 
     def _tree_call(self, args: tuple, axes: list):
         """A call with a tree argument (or a tree of in_axes): each leaf mapped along its own axis, in
