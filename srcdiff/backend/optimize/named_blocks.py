@@ -120,7 +120,7 @@ def _plan(func, k, adjoint, matrix, extra, scatters, once):
         init, loop = found
         if any(once.get(b.id, (math.inf,))[0] >= loop for b in (lo, hi) if isinstance(b, ast.Name)):
             return None  # (a bound read in the loop: bound once before it)
-        interval = [multiple(lo, once, 0), multiple(hi, once, math.inf)]
+        interval = [_multiple(lo, once, 0), _multiple(hi, once, math.inf)]
         if None in interval:
             return None
         intervals.append((axis, interval))
@@ -189,7 +189,7 @@ def _names(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def multiple(bound, once, absent):
+def _multiple(bound, once, absent):
     """A bound as (scale, c): ``c * n`` of a count `n` never negative; a literal int c >= 0 is
     (None, c) and an absent bound `absent`; None when not known so."""
     if bound is None:

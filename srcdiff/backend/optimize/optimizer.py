@@ -49,11 +49,12 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    a join of an array's own ends and a write into a carried array made in place
    (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items nothing
    reads dropped (`stack_items`), dead statements of loop bodies);
-4b. `splits` — ``np.split(x, k, axis=a)`` the list of its k slices (``np.split`` only where the length does not divide,
-   to raise as it does), and its adjoint's pieces given to ``split_adjoint`` as one list; `adjacent_products` — the
-   products of adjacent column blocks of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there
-   were four, `joined_scatters` — two products by one left factor scattered into adjacent column blocks of one adjoint,
-   one, blocks named before a loop scattered in it first (`named_blocks`), `joined_products` the forward's (NumPy only);
+4b. `splits` — ``np.split(x, k, axis=a)`` the list of its k slices (``np.split`` only where the
+   length does not divide, to raise as it does), and its adjoint's pieces given to
+   ``split_adjoint`` as one list; `adjacent_products` — the products of adjacent column blocks
+   of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four,
+   and `joined_scatters` — two products by one left factor scattered into adjacent column blocks
+   of one adjoint, one (NumPy code only), blocks named before a loop scattered in it first (`named_blocks`);
 4c. `dot_sums` — a sum or mean of products of vectors of one shape as dot products (NumPy code,
    float64 only); `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
    for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);
@@ -101,7 +102,6 @@ from . import (
     factor,
     fresh_loop_writes,
     hyperbolic,
-    joined_products,
     joined_scatters,
     joined_selections,
     joined_writes,
@@ -262,7 +262,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if splits.CALLS & vocabulary(func):
             splits.join_adjoints(func)
             splits.slice_sections(func, info.shape)
-        if named_blocks.sink_named_blocks(func) | joined_products.join_forward_products(func, info.shape) \
+        if named_blocks.sink_named_blocks(func) \
                 | adjacent_products.join_adjacent_products(func, info.shape, info.adjoints.get) \
                 | joined_scatters.join_scatters(func, info.shape, info.adjoints.get):
             statements.remove_dead_in_loops(func.body)
