@@ -67,41 +67,12 @@ def _program(name):
     return next(p for p in programs() if _name(p) == name)
 
 
-#: rows whose named blocks' adjoints go into the matrix's adjoint in the loop (named_blocks.py),
-#: and those that must keep their own accumulations (blocks overlapping; a block read after the loop)
-SUNK = {"peephole_named_W": "W_bar[:, :] +=", "peephole_named_U": "U_bar[:, ", "reversed_named_W": "W_bar[:, ",
-        "reversed_named_b": "b_bar[", "literal_named_W": "W_bar[:, "}
-APART = {"overlapping_named_W", "named_read_after_W"}
-
-
 def _backward_loop(source: str) -> str:
     """The text of the generated function's last top-level loop (the backward sweep)."""
     lines = source.splitlines()
     start = max(i for i, line in enumerate(lines) if line.startswith("    for "))
     end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("        ")), len(lines))
     return "\n".join(lines[start:end])
-
-
-@pytest.mark.parametrize("name", sorted(SUNK) + sorted(APART))
-def test_named_blocks_accumulate_in_the_loop_only_when_disjoint(name):
-    p = _program(name)
-    g = srcdiff.grad(p.func, wrt=p.wrt)
-    got = g(*p.args)
-    np.testing.assert_allclose(got, _central(p.func, p.args, p.wrt), rtol=1e-5, atol=1e-7)
-    loop = _backward_loop(g.source)
-    if name in SUNK:
-        assert SUNK[name] in loop, g.source
-    else:
-        assert "W_bar" not in loop, g.source
-
-
-def test_sunk_blocks_are_bitwise_the_accumulations():
-    """The terms meet each element of the adjoint in the same order: the same bits as the
-    accumulations left apart (debug=True runs the unoptimised statements)."""
-    p = _program("peephole_named_U")
-    fast = srcdiff.grad(p.func, wrt=p.wrt)(*p.args)
-    plain = srcdiff.grad(p.func, wrt=p.wrt, debug=True)(*p.args)
-    assert np.array_equal(fast, plain)
 
 
 @pytest.mark.parametrize("name", ["highway_time_Wh", "highway_time_Wt"])
