@@ -99,3 +99,29 @@ def test_zeroed_copy_read_outside_its_block_reads_the_adjoint(name):
     assert copied == (name == "prealloc_overlap_W"), g.source
     if name != "prealloc_overlap_W":
         assert "any_equal(" in loop, g.source
+
+
+@pytest.mark.parametrize("name", ["halves_cell_W", "halves_cell_b"])
+def test_shape_of_a_square_read_off_its_operand(name):
+    """sameshape.earliest_shape_reads: ``np.full((h_2 * h_2).shape, 1.0)``, the seed of ``np.sum(h * h)``
+    where h's width is not known before run time, reads ``h_2.shape``: the square is not made for it."""
+    p = _program(name)
+    g = srcdiff.grad(p.func, wrt=p.wrt)
+    np.testing.assert_allclose(g(*p.args), _central(p.func, p.args, p.wrt), rtol=1e-5, atol=1e-7)
+    assert ").shape" not in g.source, g.source
+
+
+@pytest.mark.parametrize("g_shape, x_shape", [((3, 4), (4,)), ((3, 4), (1,)), ((2, 3, 4), (3, 4)), ((2, 3, 4), (1, 4)),
+                                              ((5,), ()), ((4,), (4,)), ((2, 3, 4), (4,))])
+def test_unbroadcast_sums_a_leading_axis_as_before(g_shape, x_shape):
+    """rules/runtime.unbroadcast: the leading axis's sum taken directly (a bias's adjoint in a loop)
+    gives the general path's bits, shape and type."""
+    from srcdiff.rules.runtime import unbroadcast
+
+    rng = np.random.default_rng(0)
+    g, x = rng.normal(size=g_shape), rng.normal(size=x_shape)
+    want = g.sum(axis=tuple(range(g.ndim - x.ndim)))
+    ones = tuple(i for i, n in enumerate(x_shape) if n == 1 and np.shape(want)[i] != 1)
+    want = want.sum(axis=ones, keepdims=True) if ones else want
+    got = unbroadcast(g, x)
+    assert np.shape(got) == x_shape and np.array_equal(got, want)
