@@ -127,6 +127,20 @@ def prealloc_overlap(W, xs):
     return out
 
 
+def halves_cell(W, b, xs):
+    """A cell on the concatenation [x, h], its width half a bias's length (``b.shape[0] // 2``, a
+    length the signature does not give), the squared states summed."""
+    n = b.shape[0] // 2
+    h = np.zeros((xs.shape[1], n))
+    total = 0.0
+    for x in xs:
+        g = np.concatenate([x, h], axis=1) @ W + b
+        z = _sigmoid(g[:, :n])
+        h = (1.0 - z) * h + z * np.tanh(g[:, n:])
+        total = total + np.sum(h * h)
+    return total
+
+
 def _cell(rng, n_in=3, n=2, k=4, T=3, B=2):
     return 0.5 * rng.normal(size=(n_in, k * n)), 0.5 * rng.normal(size=(n, k * n)), rng.normal(size=(T, B, n_in))
 
@@ -169,6 +183,10 @@ PROGRAMS = [
     ("prealloc_relu_U", prealloc_relu, _prealloc, 1),
     ("prealloc_overlap_W", prealloc_overlap, lambda rng: (0.5 * rng.normal(size=(3, 6)), rng.normal(size=(3, 2, 3))),
      0),
+    ("halves_cell_W", halves_cell, lambda rng: (0.5 * rng.normal(size=(5, 4)), 0.1 * rng.normal(size=4),
+                                                rng.normal(size=(3, 2, 3))), 0),
+    ("halves_cell_b", halves_cell, lambda rng: (0.5 * rng.normal(size=(5, 4)), 0.1 * rng.normal(size=4),
+                                                rng.normal(size=(3, 2, 3))), 1),
     ("highway_time_Wh", highway_time, _highway, 0),
     ("highway_time_Wt", highway_time, _highway, 1),
     ("highway_time_bt", highway_time, _highway, 2),

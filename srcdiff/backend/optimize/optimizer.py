@@ -54,7 +54,7 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    ``split_adjoint`` as one list; `adjacent_products` — the products of adjacent column blocks
    of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four,
    and `joined_scatters` — two products by one left factor scattered into adjacent column blocks
-   of one adjoint, one (NumPy code only), blocks named before a loop scattered in it first (`named_blocks`);
+   of one adjoint, one (NumPy code only);
 4c. `dot_sums` — a sum or mean of products of vectors of one shape as dot products (NumPy code,
    float64 only); `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
    for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);
@@ -111,7 +111,6 @@ from . import (
     mask_products,
     masks,
     memory,
-    named_blocks,
     reassembly,
     repeated_solves,
     sameshape,
@@ -262,8 +261,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if splits.CALLS & vocabulary(func):
             splits.join_adjoints(func)
             splits.slice_sections(func, info.shape)
-        if named_blocks.sink_named_blocks(func) \
-                | adjacent_products.join_adjacent_products(func, info.shape, info.adjoints.get) \
+        if adjacent_products.join_adjacent_products(func, info.shape, info.adjoints.get) \
                 | joined_scatters.join_scatters(func, info.shape, info.adjoints.get):
             statements.remove_dead_in_loops(func.body)
             statements.remove_dead(func.body)
@@ -340,7 +338,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     return func
 
 
-def _ndim_of(info: OptimizeInfo):  # a name's ndim where it is known to hold an array, else None
+def _ndim_of(info: OptimizeInfo):
+    """A name's ndim where it is known to hold an array, else None."""
     return lambda name: info.shape(name).ndim if info.is_array(name) else None
 
 
@@ -356,14 +355,15 @@ def _is_header(stmt: ast.stmt) -> bool:
 
 
 def float_names(func: ast.FunctionDef | Bindings, info: OptimizeInfo) -> set[str]:
-    """Names certainly holding floats: adjoints, wrt parameters, values every assignment of which computes one."""
+    """Names certainly holding floats: adjoints, wrt parameters, and values every assignment
+    of which computes a float (``t8 = math.exp(t7)``)."""
     seed = set(info.adjoints) | set(info.wrt)
     return grow(func, seed, info.params, lambda value, known: is_float(value, known.__contains__))
 
 
 def scalar_names(func: ast.FunctionDef | Bindings, info: OptimizeInfo) -> set[str]:
-    """Names certainly holding numbers: those the shapes say so, and values every assignment of which is arithmetic
-    on numbers (adjoints inside loops, say)."""
+    """Names certainly holding numbers, not arrays: those the shapes say so, and values every
+    assignment of which is arithmetic on numbers (adjoints inside loops, say)."""
     seed = {name for name in set(info.shapes) | set(info.adjoints) if info.is_scalar(name)}
     return grow(func, seed, info.params, is_scalar_expr)
 

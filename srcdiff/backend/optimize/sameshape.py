@@ -21,7 +21,7 @@ import ast
 
 from ...ir.shapes import MANY, UNKNOWN_DIM
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
-from .shape_calls import is_size_arithmetic, is_ufunc, shape_of_call
+from .shape_calls import is_size_arithmetic, is_ufunc, self_operand, shape_of_call
 from .shape_classes import ELEMENTWISE, SCALAR, ShapeClasses
 from .shape_pieces import constant_bound
 
@@ -153,10 +153,10 @@ def _constant_bound(expr: ast.expr, base, first: str, classes: ShapeClasses):
 
 
 def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
-    """``np.shape(t)``/``np.size(t)`` read the first-defined name with `t`'s shape instead,
-    as the attribute ``r.shape``/``r.size`` where that name is certainly an array of one or
-    more dimensions (no function call; a 0-d value may be a number); ``t.shape`` too, where
-    that name is such an array (a fill read only for its shape is then unread)."""
+    """``np.shape(t)``/``np.size(t)`` read the first-defined name with `t`'s shape instead, as the attribute
+    ``r.shape``/``r.size`` where that name is certainly an array of one or more dimensions (no function call;
+    a 0-d value may be a number); ``t.shape`` too, where that name is such an array (a fill read only for its
+    shape is then unread)."""
     changed = False
     before = float("inf")  # the index of the top-level statement being read
 
@@ -207,6 +207,9 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
                     return node
                 changed = True
                 return ast.Attribute(ast.Name(earlier, ast.Load()), "shape", ast.Load())
+            if (same := self_operand(node.value)) is not None:  # ``(h * h).shape``: h's, the product not made
+                changed = True
+                return ast.Attribute(ast.Name(same, ast.Load()), "shape", ast.Load())
             name = classes.earliest_of(classes.of(node.value), before)
             if name is None:
                 return node
@@ -225,8 +228,7 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
 
 
 def _array_of_axes(shape) -> bool:
-    """An array certainly of one or more axes (a 0-d value may be a number: ``unbroadcast`` then
-    returns a number)."""
+    """An array certainly of one or more axes (a 0-d value may be a number: ``unbroadcast`` then returns one)."""
     return shape.known and not shape.scalar and shape.ndim > 0
 
 

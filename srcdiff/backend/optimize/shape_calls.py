@@ -56,3 +56,14 @@ def is_size_arithmetic(node: ast.expr) -> bool:
         return not node.keywords
     return (isinstance(node, ast.Constant) and type(node.value) in (int, float)) \
         or (isinstance(node, ast.Attribute) and node.attr == "size")
+
+
+def self_operand(expr: ast.expr) -> str | None:
+    """x of ``x * x``, ``x + x``, ``x * 2.0``, ``2.0 - x`` (elementwise, of one name and itself or a
+    number): the value has x's shape when x has one (an array, a NumPy scalar; a Python number
+    has no ``.shape`` either way)."""
+    if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div))):
+        return None
+    names = [e.id for e in (expr.left, expr.right) if isinstance(e, ast.Name)]
+    numbers = [e for e in (expr.left, expr.right) if isinstance(e, ast.Constant) and type(e.value) in (int, float)]
+    return names[0] if len(set(names)) == 1 and len(names) + len(numbers) == 2 else None
