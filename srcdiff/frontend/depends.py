@@ -84,6 +84,8 @@ def state_of(value):
         # ``NAMES[0] = k``, ``NAMES.sort()``: built again).  Compared on each call of code that read it,
         # which read (unrolled) as many items itself: the test costs what that code does
         return list_state(value)
+    if type(value) is tuple and any(isinstance(v, (dict, list)) for v in value):
+        return tuple, _parts(value)  # a tuple of configuration dicts: ``ARCH_T[0]["act"] = "sin"`` builds again
     inner = getattr(value, "fget" if isinstance(value, property) else "__func__", None) \
         if isinstance(value, DESCRIBED) else None
     if isinstance(inner, types.FunctionType):  # a method's descriptor held by a class: the function it holds

@@ -64,12 +64,13 @@ class LoopItems(DisplayItems):
         if not any(trees) or not self.reads_displays() or self.parsed.resolve("list") is not list \
                 or any(isinstance(a, ast.Starred) for a in node.args):
             return None
-        displayed = [len(a.elts) for a in node.args if _displayed(a)]  # (their lengths known here)
+        records = [self.module_records(a) if i is None else None for a, i in zip(node.args, inner)]  # zip(ARCH, ws)
+        displayed = [len(a.elts) for a in node.args if _displayed(a)] + [len(r) for r in records if r]
         count = min([len(i) for i in inner if i is not None] + displayed)
         out = []
-        for a, items in zip(node.args, inner):
-            if items is not None:
-                out.append(items)
+        for a, items, held in zip(node.args, inner, records):
+            if items is not None or held:  # (a module list of dicts: read by index, ARCH[k])
+                out.append(items or self.record_entries(a, held, count, Read))
                 continue
             if any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(a)):
                 return None  # (an item read at the snapshot where Python reads it later)

@@ -119,8 +119,7 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
     # ---- assignments ----
 
     def tree_value(self, value, where):
-        """The entry a right-hand side stands for when it is (or builds) a tree, else None;
-        `self.pending` collects the statements that compute a built tree's leaves."""
+        """The entry a right-hand side is (or builds) as a tree, else None (`self.pending`: its leaves' statements)."""
         if isinstance(value, ast.BoolOp):
             chosen = self.chosen_operand(value)  # cfg = cfg or {}: the operand Python picks
             if chosen is not None:
@@ -156,9 +155,10 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
             if any(k is None for k in value.keys):
                 return self.merged_dict(value, where)  # {**defaults, **overrides} (dict_merges.py)
             keys = [self.constant(k) for k in value.keys]
-            if any(k is None for k in keys):
-                raise self.error(where, "a dict built in the differentiated function needs constant keys",
-                                 "write the keys as strings: {'W': W, 'b': b}")
+            if None in keys:  # (a float key: not a tree's key)
+                key = ast.unparse(value.keys[keys.index(None)])
+                raise self.error(where, f"a dict built in the differentiated function needs string or integer keys, "
+                                 f"not {key}", "key it by strings ({'W': W}) or integers, or build it at module level")
             pairs = list(zip(keys, value.values))
         else:
             pairs = [(k.arg, k.value) for k in value.keywords]

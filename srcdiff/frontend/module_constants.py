@@ -22,6 +22,7 @@ import operator
 from ..errors import SrcDiffError
 from . import depends
 from .key_parameters import key_value
+from .naming import assigned_names
 from .parse import parse_function
 from .tree_entries import Const, Node
 from .trees import Struct
@@ -193,6 +194,27 @@ class ModuleConstants:
             return None if found is None else [as_entry(v) for v in found]
         found = self.module_data(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
         return [as_entry(v) for v in found] if isinstance(found, (list, tuple)) else None
+
+    def module_records(self, node: ast.expr):
+        """``ARCH``, a module list or tuple of dicts (``[{"size": 4, "act": "tanh"}, ...]``), zipped with a
+        tree: its value, its dependency recorded (a list is compared by its items, dicts by value), read by
+        index (``ARCH[0]``) where it is zipped; None for anything else."""
+        if not isinstance(node, ast.Name) or node.id in self.env or node.id in assigned_names(self.parsed.tree):
+            return None
+        found = self.parsed.resolve(node.id)
+        if type(found) not in (list, tuple) or not found or not all(isinstance(v, dict) for v in found):
+            return None
+        self.deps.append(self.parsed_dependency(node.id, found))
+        return found
+
+    def record_entries(self, node: ast.Name, records, count: int, read) -> list:
+        """The first `count` dicts of `records` (what `node` holds): each a dict tree of constants when its
+        values are numbers and strings (``spec["act"]`` is then known when the gradient is built), else
+        `read` of ``node[k]`` (read when the function runs)."""
+        return [Node(Struct("dict", tuple(d)), {k: Const(v) for k, v in d.items()})
+                if all(type(v) in (int, float, str) for v in d.values()) and all(_plain(k) for k in d)
+                else read(ast.copy_location(ast.Subscript(node, ast.Constant(i), ast.Load()), node))
+                for i, d in enumerate(records[:count])]
 
     def displayed_constants(self, node: ast.expr):
         """``[["a", "b"], ["c"]]`` written out: the nested lists of keys it is, or None."""

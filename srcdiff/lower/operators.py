@@ -94,6 +94,11 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
                               "in a loop over it, its enumerate or a range of its length, or by a constant key",
                               "build the list once and loop over it as built (`for f in fs:`), or call "
                               "the functions by name")
+        module = static_value(state, node.value, False) if isinstance(node.value, ast.Name) else None
+        if isinstance(module, type(ast)):
+            raise state.error(node, f"{ast.unparse(node)} is a {type(value).__name__} another module holds: srcdiff "
+                              "reads such data by a name of the function's own module",
+                              f"import the name (from {module.__name__} import {node.attr}), or pass it as an argument")
         raise state.error(node, f"{ast.unparse(node)} is not a number")
     parts = fft_attribute(lower, node, target)  # np.fft.rfft(x).real: a real linear map of a real x
     if parts is not None:

@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Var
+from .facts import constant_dict
 from .static_values import StaticParameter, constant, static_parameter, static_value
 
 
@@ -52,7 +53,7 @@ def static_items(state, it: ast.expr) -> tuple | None:
         return None
     if not isinstance(items, (tuple, list)) or not items or not all(_static_item(v) for v in items):
         return None
-    return tuple(items)
+    return tuple(constant_dict(v) if isinstance(v, dict) else v for v in items)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,6 +89,9 @@ def _zipped(state, it: ast.expr) -> tuple | None:
 def _numbers(state, arg: ast.expr) -> tuple | None:
     """The numbers of a module-level (or class) tuple or list of numbers `arg` names, else None (reading
     it records it: changed, in place too, the gradient is built again)."""
+    if isinstance(arg, (ast.List, ast.Tuple)):  # zip(ARCH, [1.0, 2.0]): a display of numbers written out
+        values = tuple(e.value if isinstance(e, ast.Constant) else None for e in arg.elts)
+        return values if values and all(type(v) in (int, float) for v in values) else None
     if isinstance(arg, ast.Name) and (arg.id in state.env or arg.id in state.locals) \
             or not isinstance(arg, (ast.Name, ast.Attribute)):
         return None
@@ -173,7 +177,9 @@ def _static_function(state, node: ast.expr):
 
 
 def _static_item(value) -> bool:
-    return isinstance(value, enum.Enum) or callable(value) and not isinstance(value, (type, np.ndarray))
+    """An enum member, a function, or a dict of constants (a layer's configuration: ``{"act": "tanh"}``)."""
+    return isinstance(value, enum.Enum) or callable(value) and not isinstance(value, (type, np.ndarray)) \
+        or isinstance(value, dict) and constant_dict(value) is not None
 
 
 def _static_default(state, parameter: str) -> bool:

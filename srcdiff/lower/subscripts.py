@@ -42,6 +42,15 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
         keyed = ast.copy_location(ast.Subscript(node.value, ast.copy_location(ast.Constant(key), node.slice),
                                                 ast.Load()), node)
         return opaque(lower, keyed, target)
+    if key is not None and _module_data_item(lower, node.value):
+        # ARCH[i]["act"], LAYERS[0]["size"]: a key of a dict a module list holds, read when run too
+        # (ARCH[0]["act"] at constant indices: the constant, the gradient built again if ARCH changes)
+        known = _module_data_constant(lower, node)
+        if known is not MISSING:
+            return Const(known)
+        keyed = ast.copy_location(ast.Subscript(node.value, ast.copy_location(ast.Constant(key), node.slice),
+                                                ast.Load()), node)
+        return opaque(lower, keyed, target)
     joined = index_join_kind(lower, node)
     if joined is not None:  # np.r_[a, b], np.c_[a, b]
         return lower_index_join(lower, node, joined, target)
@@ -49,6 +58,37 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
     index = parts[0] if len(parts) == 1 and not isinstance(node.slice, ast.Tuple) \
         else ast.Tuple(parts, ast.Load())
     return getitem(lower, inputs, tuple(kinds), index, target)
+
+
+def _module_data_item(lower: ExpressionLowerer, node: ast.expr) -> bool:
+    """Whether `node` is an item of module data (``ARCH[i]``, ``GROUPS[0][1]``: a chain of subscripts, no
+    slices, rooted at a module list, tuple or dict), which holds no array srcdiff differentiates."""
+    depth = 0
+    while isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+        node, depth = node.value, depth + 1
+    if not depth or not isinstance(node, ast.Name) or node.id in lower.state.env or node.id in lower.state.locals:
+        return False
+    return isinstance(static_value(lower.state, node, record=False), (list, tuple, dict))
+
+
+def _module_data_constant(lower: ExpressionLowerer, node: ast.Subscript):
+    """The number or string module data holds at indices known now (``ARCH[0]["act"]``), else MISSING."""
+    keys = []
+    while isinstance(node, ast.Subscript):
+        bound = lower.state.env.get(node.slice.id) if isinstance(node.slice, ast.Name) else None
+        key = node.slice.value if isinstance(node.slice, ast.Constant) else bound.value \
+            if isinstance(bound, Const) else None
+        if key is None or isinstance(key, bool) or not isinstance(key, (int, str)):
+            return MISSING
+        keys.append(key)
+        node = node.value
+    value = static_value(lower.state, node)  # (recorded: a list by its items, dicts by value)
+    try:
+        for key in reversed(keys):
+            value = value[key]
+    except (LookupError, TypeError):
+        return MISSING
+    return value if type(value) in (int, float, str) else MISSING
 
 
 def _text_key(lower: ExpressionLowerer, node: ast.expr) -> str | None:

@@ -1,0 +1,169 @@
+"""Wave 33g: the red team for closure.  92 programs (wave33g_*.py) in domains earlier waves had not
+covered, written the way their users write them: image losses (total variation, an SSIM-like score
+from box-filtered moments, a Charbonnier pyramid built in a while loop, Sobel edges written in place,
+Gram-matrix style, dice, focal, a bilinear shift, a soft histogram), graphs (Laplacian smoothing from
+an edge list, diffusion, a GCN, personalised PageRank), attention with causal and padding masks, a
+tiny transformer block, heads concatenated, normalising flows (planar, radial, a coupling),
+recommenders (factorisation over observed triples, BPR, factorisation machines, implicit feedback,
+neural CF), GRU and LSTM cells returning tuples, physics and control (spring chains, n-body energies
+and a leapfrog rollout, pendulum, LQR and cart-pole rollouts, SIR by RK4, Arrhenius kinetics, heat
+and wave equations written in place, Kepler by Newton in a while loop, a beam by solve, DC power
+flow, Lennard-Jones, a Nash cascade, an energy balance model, Snell's law, ABCD lenses), statistics
+(Gaussian process marginal likelihoods by Cholesky, Cox's partial likelihood, a log-logistic AFT,
+a discrete hazard, mixtures, gammaln priors, negative binomial, Dirichlet-multinomial, zero-inflated
+Poisson, Student-t, von Mises by i0e, ordinal probit, Kalman, HMM, ARMA, GARCH, pinball, a Poisson
+process) and configuration-driven models (a module list of layer dicts, losses named by strings,
+regularisers from a dict, a frozen dataclass of hyperparameters, a namedtuple, ``**opts``, an early
+return from a while loop, float32 data).  Each goes through grad, value_and_grad, hessian, hvp,
+jvp, vjp, jacobian, a tree of arguments, float32, vmap(grad) and jit="numba", against float64
+central differences (matrix.py, closure_cells.py).
+
+CENSUS
+
+FINDINGS
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import closure_cells, corpus, matrix
+from . import wave33g_findings as fd
+from . import wave33g_programs as w
+from .test_redteam_wave27a import cell_vmap_grad
+
+matrix.CELLS["vmap_grad"] = cell_vmap_grad
+ALL = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", *closure_cells.EXTRA, "vmap_grad")
+
+
+def programs():
+    return corpus.from_table(w.PROGRAMS, "w33g", "wave33g_programs", 33)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+#: the rows the default run keeps (cheap ones; `-m slow` runs them all)
+KEPT = {"cfg_arch_network"}
+#: refused by grad at the user's line, and so by every transformation
+REFUSED = {"ode_arrhenius"}
+#: jit="numba" refuses these at the user's line
+NUMBA_REFUSED: set = set()
+
+
+def accepted():
+    return [p for p in programs() if _name(p) not in REFUSED]
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
+def test_first_order(program):
+    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", accepted(), ids=_name)
+def test_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)
+
+
+@pytest.mark.slow  # (numba compiles for seconds a program)
+@pytest.mark.parametrize("program", accepted(), ids=_name)
+def test_numba(program):
+    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
+
+
+@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
+def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
+    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
+
+
+# ---- the findings' variants: module lists and tuples of configuration dicts ----
+
+def records():
+    return corpus.from_table(fd.RECORDS, "w33g", "wave33g_findings", 33)
+
+
+#: the default run keeps the zip of the module list with a parameter list of tuples and the loop over it
+RECORDS_KEPT = {"records_zip_tuples"}
+#: numba cannot read a module list of dicts at an index known only when the function runs (refused at the line)
+RECORDS_NUMBA_REFUSED = {"records_index_at_count", "records_numbers_at_count"}
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in RECORDS_KEPT, p) for p in records()], ids=_name)
+def test_module_records_first_order(program):
+    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", records(), ids=_name)
+def test_module_records_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)
+
+
+@pytest.mark.slow  # (numba compiles for seconds a program)
+@pytest.mark.parametrize("program", records(), ids=_name)
+def test_module_records_numba(program):
+    matrix.assert_numba_unless_refused(program, RECORDS_NUMBA_REFUSED)
+
+
+def _central(f, x, eps=1e-6):
+    return np.array([(f(x + eps * e) - f(x - eps * e)) / (2 * eps) for e in np.eye(x.size)])
+
+
+STALE_ROWS = [("loop_over_dicts", fd.ARCH), ("index_at_constant", fd.ARCH), ("index_at_count", fd.ARCH),
+              ("zip_with_numbers", fd.ARCH_T), ("enumerated_dicts", fd.ARCH)]
+
+
+@pytest.mark.parametrize("transform", [corpus.slow_unless(t == "grad", t) for t in ("grad", "numba", "hessian")])
+@pytest.mark.parametrize("name,table", [corpus.slow_unless(n in ("loop_over_dicts", "zip_with_numbers"), n, t)
+                                        for n, t in STALE_ROWS], ids=lambda v: v if isinstance(v, str) else "")
+def test_a_record_changed_in_place_builds_again(name, table, transform):
+    """``ARCH[0]["act"] = "softplus"`` after a first call (a list's dict, a tuple's dict): the new derivative,
+    never the one built from the old configuration."""
+    f = getattr(fd, name)
+    x = np.array([0.3, -0.2, 0.5])
+    if transform == "hessian":
+        g = srcdiff.hessian(f)
+        want = lambda: _central(srcdiff.grad(f), x, 1e-5)  # noqa: E731  (of the checked gradient)
+    else:
+        g = srcdiff.grad(f, jit="numba") if transform == "numba" else srcdiff.grad(f)
+        want = lambda: _central(f, x)  # noqa: E731
+    try:
+        g(x)
+    except srcdiff.SrcDiffError as exc:
+        assert transform == "numba" and "test_wave33g" not in str(exc) and "wave33g_findings.py" in str(exc)
+        return
+    old = table[0]["act"]
+    table[0]["act"] = "softplus"
+    try:
+        np.testing.assert_allclose(g(x), want(), rtol=1e-5, atol=1e-6)
+    finally:
+        table[0]["act"] = old
+    np.testing.assert_allclose(g(x), want(), rtol=1e-5, atol=1e-6)
+
+
+# ---- messages that now say what is wrong ----
+
+def _float_keys(x):
+    obs = {300.0: 0.2, 320.0: 0.35}
+    return x * obs[300.0]
+
+
+def _another_modules_array(w):
+    return np.sum((fd.X @ w - fd.Y) ** 2)
+
+
+@pytest.mark.parametrize("func,arg,says", [
+    (_float_keys, 1.5, r"needs string or integer keys, not 300\.0"),
+    (_another_modules_array, np.ones(2), r"fd\.X is a ndarray another module holds.*wave33g_findings import X"),
+], ids=["float_keys", "module_attribute"])
+def test_the_refusal_names_what_to_change(func, arg, says):
+    """Refused at the line, saying what it is (these said "needs constant keys" of constant keys, and "is
+    not a number" of an array)."""
+    with pytest.raises(srcdiff.SrcDiffError, match=rf"(?s)test_wave33g\.py:\d+: .*{says}") as caught:
+        srcdiff.grad(func)(arg)
+    assert caught.value.location is not None or "test_wave33g.py" in str(caught.value)
