@@ -10,7 +10,8 @@ is the join again, of pieces shaped like the operands (`join_like`).  Both are l
 each is the other's adjoint (rules/numpy_joins.py), and a gradient that calls them can be
 differentiated again.  ``np.tile`` joins copies of one array: its adjoint (`tile_adjoint`)
 sums the tiles; `tiles_summed` and `repeats_summed` are the adjoints of ``np.tile`` and ``np.repeat``
-counted when the function runs (rules/copies_when_run.py), with rules of their own.
+counted when the function runs (rules/copies_when_run.py), with rules of their own; `stack_rows` is
+``np.array`` of a loop's rows as a loop numba compiles.
 """
 
 from __future__ import annotations
@@ -125,5 +126,14 @@ def repeats_summed(a, x, repeats, axis=None):
     return np.moveaxis(out, 0, axis)
 
 
-JOIN_HELPERS = {f.__name__: f for f in (join_adjoint, join_like, column_join, tile_adjoint, tiles_summed,
+def stack_rows(rows):
+    """``np.array(rows)`` of a loop's rows (one shape) as a loop numba compiles (``jit="numba"``'s ``np.array``)."""
+    first = rows[0]
+    out = np.empty((len(rows),) + first.shape, first.dtype)
+    for i in range(len(rows)):
+        out[i] = rows[i]
+    return out
+
+
+JOIN_HELPERS = {f.__name__: f for f in (stack_rows, join_adjoint, join_like, column_join, tile_adjoint, tiles_summed,
                                         repeats_summed)}

@@ -368,15 +368,6 @@ def refused(reason: str, filename: str, line: int, code: str, hint: str = ""):
     raise SrcDiffError(reason, Location(filename, line, code), hint)
 
 
-def stack_rows(rows):
-    """``np.array(rows)`` of a loop's rows (one shape) as a loop numba compiles (``jit="numba"``'s ``np.array``)."""
-    first = rows[0]
-    out = np.empty((len(rows),) + first.shape, first.dtype)
-    for i in range(len(rows)):
-        out[i] = rows[i]
-    return out
-
-
 def stop_gradient(x):
     """`x` itself, with zero derivative and tangent (``srcdiff.stop_gradient``, JAX's ``lax.stop_gradient``):
     its rule marks the value inactive; generated code keeps the call, so higher orders stop too."""
@@ -389,7 +380,7 @@ HELPERS = {
         zeros_like, copy_array, ensure_scalar, matmul_adjoint_x, matmul_adjoint_y, dot_adjoint_x, dot_adjoint_y,
         trace_adjoint, prod_adjoint, prod_pairs, cholesky_adjoint, cholesky_tangent, cholesky_adjoint_a,
         cholesky_adjoint_l, cholesky_adjoint_dot, solve_adjoint_x, solve_adjoint_y, set_item, zero_item, index_add,
-        index_read, split_adjoint, refused, real_part, stack_rows, stop_gradient, logistic)},
+        index_read, split_adjoint, refused, real_part, stop_gradient, logistic)},
     **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py), SciPy's LU (rules/lu_helpers.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
     **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (calculus_helpers.py), np.histogram, np.unique
