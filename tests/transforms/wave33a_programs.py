@@ -263,6 +263,22 @@ def _layer(h, *, act=np.tanh):
     return np.sum(act(0.7 * h))
 
 
+def _dense(h, w=0.8, act=np.tanh):
+    return act(w * h)
+
+
+def _unit(h, *, scale=1.0, act=np.tanh, shift=0.0):
+    return scale * act(h) + shift
+
+
+def pos_act_in_helper(x):
+    return np.sum(_dense(x) ** 2 + _dense(x, 1.2, np.sin))
+
+
+def kw_acts_between_others(x):
+    return np.sum(_unit(x, shift=0.5) * _unit(x, act=np.arctan, scale=2.0))
+
+
 DEFAULT_FUNCTIONS = [
     ("kw_act_tanh", kw_act_tanh, lambda r: (_v(r, 3),), 0),
     ("kw_act_user", kw_act_user, lambda r: (_v(r, 3),), 0),
@@ -270,6 +286,8 @@ DEFAULT_FUNCTIONS = [
     ("kw_acts_tuple", kw_acts_tuple, lambda r: (_v(r, 3),), 0),
     ("kw_act_lambda", kw_act_lambda, lambda r: (_v(r, 3),), 0),
     ("kw_act_in_helper", kw_act_in_helper, lambda r: (_v(r, 3),), 0),
+    ("pos_act_in_helper", pos_act_in_helper, lambda r: (_v(r, 3),), 0),
+    ("kw_acts_between_others", kw_acts_between_others, lambda r: (_v(r, 3),), 0),
 ]
 
 
