@@ -23,7 +23,7 @@ ALL = (*matrix.EVERY, *closure_cells.EXTRA)
 KEPT = {"nt_rate_times_x", "ns_taps_tuple", "cls_coefs_loop", "nested_attribute", "fstring_range_param_passed",
         "labels_tuple_argument"}
 #: refused by grad at the user's line, and so by every transformation (the docstring's open items)
-REFUSED = {"dicts_appended_over_range"}
+REFUSED = {"dicts_appended_len"}
 #: jit="numba" refuses these at the user's line
 NUMBA_REFUSED = {"kw_acts_tuple"}
 #: the changes the default run makes (one transformation each: QUICK)

@@ -335,6 +335,20 @@ def dicts_appended_over_range(x, n=3):
     return sum(c["w"] * (c["mu"] - 0.3) ** 2 for c in comps)
 
 
+def dicts_appended_literal_range(x):
+    specs = []
+    for k in range(2):
+        specs.append({"a": x[2 * k], "b": np.exp(x[2 * k + 1]), "k": k + 1.0})
+    return sum(s["k"] * s["a"] * s["b"] for s in specs)
+
+
+def dicts_appended_len(x):
+    comps = []
+    for i in range(len(x)):
+        comps.append({"mu": x[i], "w": 1.0 + i})
+    return sum(c["w"] * (c["mu"] - 0.3) ** 2 for c in comps)
+
+
 def labels_tuple_argument(x, labels=("a", "b", "c")):
     d = {}
     for lab, v in zip(labels, x):
@@ -358,6 +372,8 @@ RANGE_KEYS = [
     ("dict_comp_from_one", dict_comp_from_one, lambda r: (_v(r, 3),), 0),
     ("dicts_over_range_param", dicts_over_range_param, lambda r: (_v(r, 4),), 0),
     ("dicts_appended_over_range", dicts_appended_over_range, lambda r: (_v(r, 3),), 0),
+    ("dicts_appended_literal_range", dicts_appended_literal_range, lambda r: (_v(r, 4),), 0),
+    ("dicts_appended_len", dicts_appended_len, lambda r: (_v(r, 3),), 0),
     ("labels_tuple_argument", labels_tuple_argument, lambda r: (_v(r, 3),), 0),
     ("labels_read_from_params", labels_read_from_params,
      lambda r: ({"a": 0.3, "b": -0.6, "c": 0.9}, ("a", "c")), 0),
