@@ -46,6 +46,21 @@ def static_values(parsed: ParsedFunction, func, spec: CallSpec, statics: dict):
     return static_value
 
 
+def generated_defaults(func) -> tuple | None:
+    """The defaults of `func`'s generated code, whose parameters are its positional ones and then its
+    keyword-only ones (``def layer(h, *, act=np.tanh)``: ``layer_vjp(h, act)``, act left out by a call)."""
+    if not func.__kwdefaults__:
+        return func.__defaults__
+    found = []
+    for p in reversed(inspect.signature(func).parameters.values()):
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if p.default is inspect.Parameter.empty:
+            break
+        found.append(p.default)
+    return tuple(reversed(found))
+
+
 def call_facts(func, statics: dict, passed: tuple, param_shapes: dict) -> ParamFacts:
     """The facts the callee is lowered with: the call's constants and static values, and
     its arguments' shapes (part of the callee's key through the spec)."""
@@ -55,4 +70,4 @@ def call_facts(func, statics: dict, passed: tuple, param_shapes: dict) -> ParamF
     return facts
 
 
-__all__ = ["call_facts", "called", "static_values"]
+__all__ = ["call_facts", "called", "generated_defaults", "static_values"]

@@ -46,7 +46,7 @@ from ..rules import TABLE, TEMPLATE_GLOBALS
 from ..rules.runtime import HELPERS
 from . import batched, forward
 from .cache import CACHE, Callee, Lowered, Options, Variant
-from .callee_lowering import call_facts, called, static_values
+from .callee_lowering import call_facts, called, generated_defaults, static_values
 from .callee_shapes import CalleeShapes, parameter_shapes
 from .lowering import describe, inlinable, lower_parsed
 from .python_float_args import plain_global, python_float_arrays
@@ -271,7 +271,8 @@ def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
     cells[origins.ON_ERROR] = CACHE.origins.raise_located
     label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{made.name}"
     forward_mode = found.options.mode == "forward"  # (params, tangents): no defaults to apply
-    defaults = None if forward_mode and not found.options.pullback else parsed.func.__defaults__  # (tangents, params)
+    # (tangents, params): none; else the function's, keyword-only ones included
+    defaults = None if forward_mode and not found.options.pullback else generated_defaults(parsed.func)
     function = loader.build_function(made.source, label, parsed.func.__globals__, cells, prologue,
                                      defaults, on_error=origins.ON_ERROR)
     nodes = all_nodes(made.program.function)

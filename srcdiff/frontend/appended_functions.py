@@ -1,5 +1,5 @@
-"""Functions appended to a list in a loop, as the list comprehension that builds the same list
-(python_forms.py)::
+"""Functions (or dict displays) appended to a list in a loop, as the list comprehension that builds the
+same list (python_forms.py)::
 
     fs = []
     for r in RATES:
@@ -7,7 +7,9 @@
 becomes
     fs = [lambda t, r=r: np.exp(-r * t) for r in RATES]
 
-and so does a nested ``def`` appended (``def term(t, k=k): return ...`` then ``terms.append(term)``),
+and so does a dict display appended (``comps.append({"mu": x[i], "w": 1.0 + i})`` over ``range(n)``: a
+list of dicts, as ``[{...} for i in range(n)]`` makes it; not when the loop's counter is read after it),
+and a nested ``def`` appended (``def term(t, k=k): return ...`` then ``terms.append(term)``),
 its one ``return`` the lambda's body.  The list must be made empty (``fs = []``) just before the loop,
 and the loop's body be only that append (and the ``def``): the comprehension then makes the same
 functions, in the same order, with the same defaults (computed when each is made) and the same
@@ -25,7 +27,7 @@ from .naming import inner_blocks
 
 
 def has_appended_functions(tree: ast.FunctionDef) -> bool:
-    """A cheap test: whether a loop of the function appends a lambda or a nested def."""
+    """A cheap test: whether a loop of the function appends a lambda, a nested def or a dict display."""
     return any(isinstance(n, ast.For) and _appended(n) is not None for n in ast.walk(tree))
 
 
@@ -61,7 +63,7 @@ def _appended(loop: ast.For):
         return None
     item = call.args[0]
     if not defs:
-        return (call.func.value.id, item, None) if isinstance(item, ast.Lambda) else None
+        return (call.func.value.id, item, None) if isinstance(item, (ast.Lambda, ast.Dict)) else None
     fn = defs[0]
     if not (isinstance(fn, ast.FunctionDef) and not fn.decorator_list and len(fn.body) == 1
             and isinstance(fn.body[0], ast.Return) and fn.body[0].value is not None
@@ -81,13 +83,22 @@ def _comprehension(before: ast.stmt, loop: ast.For, tree: ast.FunctionDef) -> as
     if not (isinstance(before, ast.Assign) and len(before.targets) == 1 and isinstance(before.targets[0], ast.Name)
             and before.targets[0].id == name and isinstance(before.value, ast.List) and not before.value.elts):
         return None
-    if name in {n.id for n in ast.walk(loop.iter) if isinstance(n, ast.Name)}:
+    if name in {n.id for part in (loop.iter, fn) for n in ast.walk(part) if isinstance(n, ast.Name)}:
         return None  # (the loop reads the list it grows)
+    if isinstance(fn, ast.Dict) and _read_after(loop, tree):
+        return None  # (a comprehension's counter is its own: read after the loop, it is the last item's)
     if defined is not None and sum(isinstance(n, ast.Name) and n.id == defined for n in ast.walk(tree)) > 1:
         return None  # (the def's name read elsewhere: after the loop it is the last function)
     comp = ast.ListComp(fn, [ast.comprehension(loop.target, loop.iter, [], 0)])
     made = ast.Assign([ast.Name(name, ast.Store())], ast.copy_location(comp, loop))
     return ast.fix_missing_locations(ast.copy_location(made, loop))
+
+
+def _read_after(loop: ast.For, tree: ast.FunctionDef) -> bool:
+    """Whether a name the loop's target binds is used outside the loop."""
+    bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    inside = {id(n) for n in ast.walk(loop)}
+    return any(isinstance(n, ast.Name) and n.id in bound and id(n) not in inside for n in ast.walk(tree))
 
 
 __all__ = ["has_appended_functions", "rewrite_appended_functions"]

@@ -12,7 +12,8 @@ it rewrites and into what.
 - ``dict(a, k=v)`` and ``a | b`` of dicts: the display ``{**a, "k": v}`` (dict_merges.py);
 - a sliding window in ``collections.deque(maxlen=K)``: K variables and a count (deque_windows.py);
 - ``d.setdefault(k, []).append(v)``: a test and a write of the missing key, then ``d[k]`` (setdefault_calls.py);
-- ``fs = []`` and a loop appending a lambda (or a nested def): a list comprehension (appended_functions.py).
+- ``fs = []`` and a loop appending a lambda (a nested def, a dict display): a list comprehension
+  (appended_functions.py).
 """
 
 from __future__ import annotations

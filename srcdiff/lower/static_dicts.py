@@ -81,10 +81,12 @@ def lower_dict(lower: ExpressionLowerer, node: ast.Dict, target) -> Operand:
     except ValueError:
         raise lower.state.error(node, "a dict holding values computed in the function is supported only "
                                 "as a local tree assigned to a name, or made in a loop or comprehension over "
-                                "items known when the gradient is built (range of a constant, a module tuple)",
+                                "items known when the gradient is built (range of a constant, a module tuple, "
+                                "range(n) of an int argument n)",
                                 "assign it first: d = {'W': W, 'b': b}, then read d['W']; over range(n) of a "
-                                "number n given when the function runs, keep one list per key "
-                                "(Ws = [... for s in range(n)])") from None
+                                "number n computed when the function runs (len(x) // 2), pass n as an int argument "
+                                "(each n its own gradient), or keep one list per key (Ws = [... for s in range(n)])"
+                                ) from None
     if not all(isinstance(k, (str, int)) and _simple(v) for k, v in items):
         raise lower.state.error(node, "a dict of constants holds strings or numbers as keys, and None, "
                                 "numbers, strings or tuples of them as values", "read the values one by one")

@@ -125,10 +125,14 @@ def _passed_functions(lower: ExpressionLowerer, node: ast.Call, func):
             value = static_value(lower.state, given, record=False)
             if value is not MISSING and is_passed_function(value):
                 passed[name] = value
+    for name, p in inspect.signature(func).parameters.items():  # ``def layer(h, *, act=np.tanh)``, act left
+        if name not in bound.arguments and p.default is not p.empty and is_passed_function(p.default):
+            passed[name] = p.default  # out: bound to its default, as a function passed (numba takes no object)
     if not passed or not binds(func, tuple(passed)):
         return func, node
     for name in passed:  # the gradient depends on each name keeping its function
-        static_value(lower.state, bound.arguments[name])
+        if name in bound.arguments:
+            static_value(lower.state, bound.arguments[name])
     kept = {id(v) for n, v in bound.arguments.items() if n not in passed}
     made = with_functions(func, passed)
     # generated code calls it by a name of the caller's closure (and reads it back so at higher order)

@@ -65,7 +65,8 @@ with ``x[k]`` or ``PRIORS[k]`` (forward or reversed), a module dict's items in a
 Open (refused at the user's line, REFUSED below): a dict read at keys that are data (``labels`` an
 argument, ``zip(LABELS, x)`` of an array whose length decides which keys exist, ``p[k]`` of a local
 dict with k from a default tuple argument); a list of dicts over ``range(n)`` of an argument n (the
-refusal now says to keep one list per key).  jit="numba": a module dict read at a loop's key
+refusal now says to keep one list per key; since wave 33a it agrees, n a constant of the
+rewrite).  jit="numba": a module dict read at a loop's key
 (zip_keys_priors, before and after).  Also open, from wave 30a: a list of states each a tuple made
 by ``tuple(generator)`` (sc_heun_kinetics: a list inside a list).
 """
@@ -85,8 +86,8 @@ ALL = (*matrix.EVERY, *closure_cells.EXTRA)
 KEPT = {"comp_zip_names", "comp_range_runtime", "appended_lambdas_indexed", "append_after_read",
         "helper_list_slice", "named_in_dict_loop"}
 #: refused by grad at the user's line, and so by every transformation
-REFUSED = {"setdefault_groups", "setdefault_groups_zip", "setdefault_per_group_likelihood", "zip_keys_dict",
-           "list_of_dicts_runtime_count"}
+#: (list_of_dicts_runtime_count, a list of dicts over range(layers) of an int argument, agrees since wave 33a)
+REFUSED = {"setdefault_groups", "setdefault_groups_zip", "setdefault_per_group_likelihood", "zip_keys_dict"}
 #: jit="numba" refuses these at the user's line
 NUMBA_REFUSED = {"zip_keys_priors"}  # (numba takes no Python dict: PRIORS[k] at a key of a loop)
 
@@ -125,13 +126,21 @@ def test_grouping_by_labels_given_as_data_says_what_to_write():
         srcdiff.grad(w.setdefault_groups)(np.ones(6))
     text = str(caught.value)
     assert "wave31r_programs.py:" in text and "groups.setdefault(lab, [])" in text
-    assert "a module-level tuple" in text and "mask" in text
+    # (labels a default tuple are constants since wave 33a: what is refused is the list grown in a loop that
+    # zip with an array may end early)
+    assert "before the loop" in text
 
 
-def test_dicts_made_over_a_count_given_when_run_say_what_to_write():
+def test_dicts_made_over_a_count_computed_when_run_say_what_to_write():
+    def computed(x):
+        n = len(x) // 2
+        net = [{"w": x[2 * i], "b": x[2 * i + 1]} for i in range(n)]
+        return net[0]["w"] * net[-1]["b"]
+
     with pytest.raises(srcdiff.SrcDiffError) as caught:
-        srcdiff.grad(w.list_of_dicts_runtime_count)(np.ones(6))
-    assert "wave31r_programs.py:" in str(caught.value) and "one list per key" in str(caught.value)
+        srcdiff.grad(computed)(np.ones(6))
+    text = str(caught.value)
+    assert "test_wave31r.py:" in text and "one list per key" in text and "int argument" in text
 
 
 def test_a_module_dict_comprehended_again_after_it_changed():
@@ -147,14 +156,16 @@ def test_a_module_dict_comprehended_again_after_it_changed():
     np.testing.assert_allclose(after - before, 2 * x * 1.0)  # (the weights' sum grew by 1.0)
 
 
-def test_a_range_dict_written_into_stays_refused_at_the_line():
+def test_a_range_dict_written_into_at_a_new_key_agrees():
+    """``{i: ... for i in range(n)}`` of an int argument is a dict of constant keys since wave 33a (a list
+    would raise IndexError at d[n]); a new key written into it is a new entry, as in Python."""
     def written(x, n=3):
         d = {i: x[i] ** 2 for i in range(n)}
-        d[n] = 1.0  # (a key past the range: a list would raise IndexError)
-        return d[0] + d[n]
+        d[n] = 1.0
+        return d[0] + d[n] * d[2]
 
-    with pytest.raises(srcdiff.SrcDiffError, match=r"test_wave31r\.py:\d+"):
-        srcdiff.grad(written)(np.ones(4))
+    x = np.array([0.3, -0.2, 0.5, 0.7])
+    np.testing.assert_allclose(srcdiff.grad(written)(x), [0.6, 0.0, 1.0, 0.0])
 
 
 def test_an_appended_def_read_after_the_loop_is_left_as_written():

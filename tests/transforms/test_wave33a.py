@@ -1,10 +1,67 @@
-"""Wave 33a: module-level data read by attribute or from arguments (wave33a_programs.py).
+"""Wave 33a: module-level data read by attribute, and keys from arguments (wave33a_programs.py): 39 programs
+written as users write them, each through grad, value_and_grad, hessian, hvp, jvp, vjp, jacobian, a tree,
+float32 and jit="numba", against float64 central differences; and what they read changed after a first call.
 
-CENSUS
+Census (39 programs x 10 transformations; ok / n/a / refused at the user's line / WRONG / BAD, BAD being a
+crash or a refusal whose reason is srcdiff's own TypeError), before -> after:
 
-Found and fixed:
+                        before                      after
+                     ok  n/a  ref WRONG BAD      ok  n/a  ref WRONG BAD
+    grad             15    0   22    0    2      38    0    1    0    0
+    value_and_grad   15    0   22    0    2      38    0    1    0    0
+    hessian          14   24    1    0    0      38    1    0    0    0
+    hvp              14    0   23    0    2      38    0    1    0    0
+    jvp              15    0   22    0    2      38    0    1    0    0
+    vjp              15    0   22    0    2      38    0    1    0    0
+    jacobian         15    0   22    0    2      38    0    1    0    0
+    tree             11    4   22    0    2      34    4    1    0    0
+    float32          15    4   18    0    2      34    4    1    0    0
+    numba            12    0   25    0    2      37    0    2    0    0
 
-OPEN
+(hessian is n/a where grad is not ok; tree n/a for keyword-only parameters, which the matrix's wrapper does not
+pass; float32 n/a where no float array is differentiated.)  No WRONG cell before or after; the 19 changes
+(CHANGES: an attribute set, a frozen dataclass's field set through object.__setattr__, a class attribute's list
+changed in place, a namedtuple or dataclass instance rebound, an array field written into) give the new
+derivative in every transformation, and the rows grad took before (a dataclass instance's and a plain
+object's numbers, a class's numbers) followed such changes before too.
+
+Found and fixed (each a class, variants in wave33a_programs.py):
+
+1. Module-level data read by attribute (frontend/global_objects.py, lower/static_values.py): a namedtuple's
+   fields (``RATES.rate``, ``SHAPE.rows`` as a shape, ``a, b = RATES``, ``RATES[1]``, array fields), a
+   ``types.SimpleNamespace``'s (``HP.l2``, ``range(HP.n_steps)``, ``for t in HP.taps``) were refused ("the
+   attribute .rate is not supported"); an object a class holds (``Outer.inner.eps``) and a class's tuple or list of
+   numbers looped over (``for c in Table.COEFS``) were refused ("'Table' is a function or module, not a
+   value"); an object's tuple of numbers indexed by a loop's counter (``SHAPE.weights[i]``) was refused ("reads it
+   with constant keys only").  A class's tuple used as a shape (``x.reshape(Table.SIZES)``) passed grad but was
+   refused by hessian, hvp and numba (the generated code read ``Table.SIZES``).  Now namedtuples and namespaces
+   are module objects read as trees of constants, an object a class holds too, an object's tuple of numbers is
+   one constant, a class's tuple or list of numbers a tuple constant spelled as its value in the code; an
+   object's numbers are written in the code (numba's too: a closure cell of unknown shape made numba's
+   ``unbroadcast`` fail).  Each is a dependency checked per call (by value, a list by its items): a change
+   builds the gradient again (CHANGES, test_changed_after_a_first_call*).
+2. A function as a default (lower/user_calls.py, driver/callee_lowering.py, backend/numba/call_defaults.py):
+   ``def _layer(h, *, act=np.tanh)`` called as ``_layer(x)`` was BAD ("TypeError while computing this line:
+   _layer_vjp() missing 1 required positional argument: 'act'": the helper's adjoint took its keyword-only
+   parameters as positional ones without their defaults), in every transformation; ``def _dense(h, w=0.8,
+   act=np.tanh)`` left to its default was refused by numba ("non-precise type pyobject").  Now the generated
+   function has the keyword-only defaults, a function default is bound as a function passed, and numba's calls
+   pass what a call leaves to defaults by name after a keyword.
+3. Keys from arguments (frontend/key_parameters.py, api/flatcall.py, frontend/flatten_exprs.py,
+   frontend/appended_functions.py): ``params[f"w{i}"]`` over ``range(n)`` of an int parameter (given, a
+   default, a NumPy integer, passed on to a helper or to a module's function ``w.f(params, n)``), ``"w%d" % i``,
+   ``"w" + str(i)``, ``{k: x[k - 1] ** k for k in range(1, n + 1)}``, a list of dicts over ``range(n)``
+   comprehended or appended in a loop, labels a tuple of strings (written into a dict, read from params, a dict
+   comprehension over ``zip(labels, x)``) were refused ("reads it with constant keys only", "dict comprehensions
+   over items known only when the function runs", "a dict holding values computed in the function").  Now such a
+   parameter is a constant of the rewrite, a "key" structure in the call's structures: each value its own
+   rewrite and gradient (test_a_count_of_keys_changed_between_calls_gets_its_own_gradient, labels likewise).
+   Wave 31a's tree_fstring_keys, wave 32c's labels rows and wave 31r's list_of_dicts_runtime_count agree now.
+
+Open (refused at the user's line): a count computed when the function runs (``range(len(x))`` building dicts:
+dicts_appended_len; the refusal says to pass it as an int argument), straight-line ``comps.append({...})``
+outside a loop, ``groups.setdefault(lab, []).append(v)`` over ``zip(labels, x)`` (wave 31r); jit="numba" of a
+tuple of functions as the differentiated function's default (kw_acts_tuple: numba takes no tuple of functions).
 """
 
 from __future__ import annotations
@@ -23,7 +80,7 @@ ALL = (*matrix.EVERY, *closure_cells.EXTRA)
 KEPT = {"nt_rate_times_x", "ns_taps_tuple", "cls_coefs_loop", "nested_attribute", "fstring_range_param_passed",
         "labels_tuple_argument"}
 #: refused by grad at the user's line, and so by every transformation (the docstring's open items)
-REFUSED = {"dicts_appended_over_range", "kw_act_in_helper"}
+REFUSED = {"dicts_appended_len"}
 #: jit="numba" refuses these at the user's line
 NUMBA_REFUSED = {"kw_acts_tuple"}
 #: the changes the default run makes (one transformation each: QUICK)

@@ -263,6 +263,22 @@ def _layer(h, *, act=np.tanh):
     return np.sum(act(0.7 * h))
 
 
+def _dense(h, w=0.8, act=np.tanh):
+    return act(w * h)
+
+
+def _unit(h, *, scale=1.0, act=np.tanh, shift=0.0):
+    return scale * act(h) + shift
+
+
+def pos_act_in_helper(x):
+    return np.sum(_dense(x) ** 2 + _dense(x, 1.2, np.sin))
+
+
+def kw_acts_between_others(x):
+    return np.sum(_unit(x, shift=0.5) * _unit(x, act=np.arctan, scale=2.0))
+
+
 DEFAULT_FUNCTIONS = [
     ("kw_act_tanh", kw_act_tanh, lambda r: (_v(r, 3),), 0),
     ("kw_act_user", kw_act_user, lambda r: (_v(r, 3),), 0),
@@ -270,6 +286,8 @@ DEFAULT_FUNCTIONS = [
     ("kw_acts_tuple", kw_acts_tuple, lambda r: (_v(r, 3),), 0),
     ("kw_act_lambda", kw_act_lambda, lambda r: (_v(r, 3),), 0),
     ("kw_act_in_helper", kw_act_in_helper, lambda r: (_v(r, 3),), 0),
+    ("pos_act_in_helper", pos_act_in_helper, lambda r: (_v(r, 3),), 0),
+    ("kw_acts_between_others", kw_acts_between_others, lambda r: (_v(r, 3),), 0),
 ]
 
 
@@ -317,6 +335,20 @@ def dicts_appended_over_range(x, n=3):
     return sum(c["w"] * (c["mu"] - 0.3) ** 2 for c in comps)
 
 
+def dicts_appended_literal_range(x):
+    specs = []
+    for k in range(2):
+        specs.append({"a": x[2 * k], "b": np.exp(x[2 * k + 1]), "k": k + 1.0})
+    return sum(s["k"] * s["a"] * s["b"] for s in specs)
+
+
+def dicts_appended_len(x):
+    comps = []
+    for i in range(len(x)):
+        comps.append({"mu": x[i], "w": 1.0 + i})
+    return sum(c["w"] * (c["mu"] - 0.3) ** 2 for c in comps)
+
+
 def labels_tuple_argument(x, labels=("a", "b", "c")):
     d = {}
     for lab, v in zip(labels, x):
@@ -340,6 +372,8 @@ RANGE_KEYS = [
     ("dict_comp_from_one", dict_comp_from_one, lambda r: (_v(r, 3),), 0),
     ("dicts_over_range_param", dicts_over_range_param, lambda r: (_v(r, 4),), 0),
     ("dicts_appended_over_range", dicts_appended_over_range, lambda r: (_v(r, 3),), 0),
+    ("dicts_appended_literal_range", dicts_appended_literal_range, lambda r: (_v(r, 4),), 0),
+    ("dicts_appended_len", dicts_appended_len, lambda r: (_v(r, 3),), 0),
     ("labels_tuple_argument", labels_tuple_argument, lambda r: (_v(r, 3),), 0),
     ("labels_read_from_params", labels_read_from_params,
      lambda r: ({"a": 0.3, "b": -0.6, "c": 0.9}, ("a", "c")), 0),

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from ...errors import SrcDiffError
 from .. import listing
 from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes, value_calls
-from .call_defaults import left_out, literal
+from .call_defaults import left_out, literal, passed
 from .mixed_lists import callee_params, carried_mixed_list, value_kinds
 
 PULLBACK = "_pullback"
@@ -125,7 +125,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     for part, call, param, value in left_out(parts, callees):  # (a default numba cannot spell: call_defaults.py)
         held = None if literal(value) else _env(envs, (id(value), param, "default"), f"{param}_default", param,
                                                 {param: value}, (part.variant, _line_of(part.tree, call)), taken, ())
-        call.args.append(ast.Constant(value) if held is None else ast.Name(held.param, ast.Load()))
+        passed(call, param, ast.Constant(value) if held is None else ast.Name(held.param, ast.Load()))
     env = list(envs.values())
     params = [e.param for e in env]
     functions, main = [], None
