@@ -89,7 +89,8 @@ _NUMERATORS = {"operator.truediv": "x", "numpy.divide": "x", "numpy.true_divide"
 
 #: rules whose operand's adjoint is the result's, shaped alike
 _PASSING = {"operator.add", "operator.sub", "operator.neg", "operator.pos", "numpy.add", "numpy.subtract",
-            "numpy.negative", "numpy.positive", "copy"}
+            "numpy.negative", "numpy.positive", "copy", "numpy.asarray", "numpy.array", "numpy.asanyarray",
+            "numpy.ascontiguousarray"}
 
 
 def _looped(block) -> set[int]:

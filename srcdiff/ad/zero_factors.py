@@ -16,6 +16,7 @@ singular rule's tangent is already 0 where its operand's is (tangent_node.py, `h
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import numbers
 
@@ -256,9 +257,33 @@ def held_by_zero_adjoint(node: Node, param: str, contribution: ast.expr, g: ast.
             or node.rule.name not in _EDGE_SINGULAR | _LOGS or not slope_may_be_infinite(node, param):
         return contribution
     result = sweep.shapes.get(node.out.name)
-    if result is not None and result.known and result.scalar:
+    scalar = result is not None and result.known and result.scalar
+    if node.rule.name in _LOGS and sweep.derivable and not sweep.once:
+        return contribution if scalar else _divided_where_still(contribution, node.inputs[0], g)
+    if scalar:
         return ast.IfExp(ast.Compare(g, [ast.Eq()], [ast.Constant(0.0)]), ast.Constant(0.0), contribution)
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, g], [])
+
+
+def _divided_where_still(contribution: ast.expr, operand: Var, g: ast.expr) -> ast.expr:
+    """A log's ``g / x`` with x read as 1.0 where both x and g are 0 (a sum of exponentials standing
+    still at 0, `_log_sums`): 0 there, in a gradient differentiated again.  Not ``held_still(g / x, g)``,
+    whose derivative in its direction is NaN where g is 0 (it cannot tell that g stands still), nor a hold
+    by x: the selection's derivative in x is 0 there (the constant branch), and x's own slope is 0 too."""
+    np_ = ast.Name("np", ast.Load())
+
+    def equal_zero(e):
+        return ast.Call(ast.Attribute(np_, "equal", ast.Load()), [e, ast.Constant(0.0)], [])
+
+    read = ast.Name(operand.name, ast.Load())
+    both = ast.Call(ast.Attribute(np_, "logical_and", ast.Load()), [equal_zero(read), equal_zero(copy.deepcopy(g))], [])
+    where = ast.Call(ast.Attribute(np_, "where", ast.Load()), [both, ast.Constant(1.0), copy.deepcopy(read)], [])
+
+    class Swap(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name):
+            return copy.deepcopy(where) if name.id == operand.name else name
+
+    return Swap().visit(copy.deepcopy(contribution))
 
 
 def _is_zero(e: ast.expr, scalar: bool) -> ast.expr:

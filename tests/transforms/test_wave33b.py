@@ -1,0 +1,180 @@
+"""Wave 33b: exact at special points, where a zero adjoint meets an infinite local slope
+(wave33b_special_points.py, and wave 32i's hmm_by_hand, wave 32k's hinge).
+
+Census, before -> after (cells ok / n/a / WRONG; every WRONG was NaN where the derivative is finite):
+
+    LOG_SUMS (7 rows x 12: grad, value_and_grad, hessian, jvp, vjp, tree, check, jacobian, hvp,
+        float32, vmap(grad), numba; against float64 central differences)
+        before: 71 ok, 1 n/a, 12 WRONG (hmm_keepdims: 10 cells, the Hessian of two logsumexps by hand
+                of a column all log 0: lse_columns_where, lse_mean), 1 of them check's (below)
+        after:  83 ok, 0 n/a,  1 WRONG: check (sympy's own NaN at log 0, wave 32i's open note: not run)
+    wave 32i's hmm_by_hand (its strict xfail): 8 WRONG (every first-order cell, numba) and the Hessian
+        -> 0 WRONG (every cell ok)
+    KINKS (7 rows; hessian and jacobian(grad), each entry against one-sided differences of the
+        gradient: a number where both sides agree, NaN where they do not)
+        before: the kink's whole column NaN in all 14 cells (entries whose true value is 0 or 2 A[i, 0])
+        after:  NaN in the kink's own entry only, in 10 of 14 (the 2 left are open, below)
+
+Found and fixed (each a class):
+
+1. A log of a sum of exponentials (``np.log(np.sum(np.exp(a - m), axis))``, with keepdims, as a method,
+   a mean, log2 of exp2, ``np.log(np.exp(a) + np.exp(b))``): where the sum is 0 (a column of log 0,
+   SciPy's shift of a non-finite max written out) every exponential is 0 and so is its slope, so the sum
+   stands still, and np.log's ``g / x`` is held at 0 where g is (ad/zero_factors._log_sums, through
+   `held_by_zero_adjoint`).  In a gradient differentiated again x is read as 1.0 where x and g are both
+   0 (a selection whose derivative is 0 there), since ``held_still``'s derivative in its direction is
+   NaN where the direction is 0.  Code without such a log is generated as before; with one, a
+   hand-written logsumexp's gradient pays one ``held_still`` on the reduced shape (soft k-means
+   2000 x 8, mlp_relu 256 x 10: within noise, CPU clock, interleaved runs).
+2. The Hessian at a kink or a tie by reverse over reverse (hessian, jacobian(grad)): the derivative of a
+   share (``tie_nan``, ``kink_nan``, ``tie_still_nan``) was NaN wherever the tie held, whatever the
+   cotangent, so every row's entry in the kink's column was NaN.  A use mask (ad/unused_elements.py)
+   now also holds these helpers (their condition and-ed with the mask), and the output of a pullback
+   has its seed as mask; shapes the masks need: ``np.full(x.shape, v)`` has x's shape, a mask by a
+   non-zero number leaves the other as it is, ``held_still`` keeps its operands' shape class.
+
+Open (strict xfails below):
+
+* forward over reverse (hvp, jvp(grad)) in a direction that does not move the kinked element: the
+  tangent's zero is a seed's, not the operand's, and the tie's derivative is NaN whatever the tangent
+  (H[0, 1] of l1_coupled by hvp along e_1): forward mode has no seed mask yet.
+* a kink whose share reaches the gradient through an index scatter (``abs(x[0]) * x[1]``) or a loop
+  (builtin max in a loop): the use mask does not pass an ``index_add`` or a loop's carry.
+* a division or a log in reverse over reverse at a point where the gradient itself is NaN in other
+  entries (``np.sqrt(np.sum(x[:2] ** 2)) + x[2] ** 2`` at x[:2] = 0: H[2, :2] NaN, hvp exact): holding
+  every division by the seed's mask at first order would cost weighted log-likelihoods a selection.
+* a zero weight read in a loop by its counter (``s += W[i] * math.sqrt(x[i])``, W[0] = 0 at x[0] = 0):
+  a module list's item has no known shape, so no use mask; math.sqrt's ``g / (2 * 0)`` raises (refused
+  at the line with ZeroDivisionError), np.sqrt's gives NaN.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import closure_cells, corpus, matrix
+from . import wave33b_special_points as w
+from .test_redteam_wave27a import cell_vmap_grad  # noqa: F401  (registers the vmap_grad cell)
+
+assert closure_cells.EXTRA  # (importing it registers the jacobian, hvp and float32 cells)
+#: srcdiff.check left out: its sympy reference is NaN at log 0 (wave 32i's open note)
+ALL = (*(t for t in matrix.EVERY if t != "check"), *closure_cells.EXTRA, "vmap_grad")
+KEPT = {"lse_columns_where", "hmm_keepdims"}
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+def log_sums():
+    return corpus.from_table(w.LOG_SUMS, "w33b", "wave33b_special_points", 33)
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in log_sums()], ids=_name)
+def test_log_of_a_sum_of_exponentials_at_log_zero(program):
+    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER + ("hessian", "hvp"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", log_sums(), ids=_name)
+def test_log_of_a_sum_of_exponentials_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL + ("numba",))
+
+
+# ---- Hessians at a kink: NaN in the kink's own entry, exact elsewhere ----
+
+EPS = 1e-6
+
+
+def _judge(f, x, H) -> list:
+    """The entries of `H` that disagree with the one-sided differences of f's (checked) gradient: a
+    number where both sides agree at two steps (else NaN, which srcdiff may also give where it
+    cannot tell: a tie that persists to first order only), NaN where they do not."""
+    gradient = srcdiff.grad(f)
+    g0 = gradient(x)
+
+    def sides(j, eps):
+        e = np.zeros_like(x)
+        e[j] = eps
+        return (gradient(x + e) - g0) / eps, (g0 - gradient(x - e)) / eps
+
+    bad = []
+    for j in range(x.size):
+        (fwd, bwd), (fwd2, bwd2) = sides(j, EPS), sides(j, 10 * EPS)
+        for i in range(x.size):
+            tol = 1e-4 * max(1.0, abs(fwd[i]))
+            exists = abs(fwd[i] - bwd[i]) <= tol and max(abs(fwd[i] - fwd2[i]), abs(bwd[i] - bwd2[i])) <= 10 * tol
+            if not exists and not np.isnan(H[i, j]):
+                bad.append((i, j, "a number where no derivative exists", H[i, j]))
+            elif exists and not (np.isnan(H[i, j]) and i == j) and not abs(H[i, j] - fwd[i]) <= tol:
+                bad.append((i, j, H[i, j], "want", fwd[i]))
+    return bad
+
+
+SECOND = {"hessian": lambda f, x: srcdiff.hessian(f)(x.copy()),
+          "jacobian(grad)": lambda f, x: srcdiff.jacobian(srcdiff.grad(f))(x.copy())}
+#: open (module docstring): the share reaches the gradient through an index scatter or a loop
+SCATTERED = {"abs_times_other", "max_in_a_loop"}
+
+
+def _kink_rows(names):
+    return [pytest.param(row, t, id=f"{row[0]}-{t}") for row in w.KINKS if row[0] in names for t in SECOND]
+
+
+@pytest.mark.parametrize("row, transform", _kink_rows({r[0] for r in w.KINKS} - SCATTERED))
+def test_hessian_at_a_kink_is_nan_in_its_entry_only(row, transform):
+    name, f, x = row
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        assert not _judge(f, x, SECOND[transform](f, x))
+
+
+@pytest.mark.xfail(strict=True, reason="open: a use mask does not pass an index scatter or a loop's carry")
+@pytest.mark.parametrize("row, transform", _kink_rows(SCATTERED))
+def test_hessian_at_a_kink_reached_through_a_scatter(row, transform):
+    name, f, x = row
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        assert not _judge(f, x, SECOND[transform](f, x))
+
+
+@pytest.mark.xfail(strict=True, reason="open: forward mode has no seed mask (a tie's derivative is NaN "
+                                       "whatever the tangent)")
+def test_hvp_along_another_element_at_a_kink():
+    with np.errstate(all="ignore"):
+        column = srcdiff.hvp(w.l1_coupled, np.array([0.0, 0.5, -1.0]), np.array([0.0, 1.0, 0.0]))
+    np.testing.assert_allclose(column[1:], 2.0 * w.A3[1:, 1])
+    assert column[0] == pytest.approx(2.0 * w.A3[0, 1])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, corpus.slow_unless(False, np.float32)])
+def test_hessian_of_a_tree_at_a_kink(dtype):
+    """A tie in p["a"][0]: the Hessian of the dict is NaN in that entry of H["a"]["a"] only."""
+    p = {"a": np.array([0.5, 1.0, -2.0], dtype), "b": np.array([0.3, -0.4], dtype)}
+    with np.errstate(all="ignore"):
+        H = srcdiff.hessian(w.hinge_tree)(p)
+    assert H["a"]["a"].dtype == dtype and np.isnan(H["a"]["a"][0, 0])
+    aa = H["a"]["a"].copy()
+    aa[0, 0] = 0.0
+    np.testing.assert_array_equal(aa, np.zeros((3, 3)))
+    b = np.array([0.3, -0.4])
+    np.testing.assert_allclose(H["a"]["b"][1], 2.0 * b, rtol=1e-6)
+    np.testing.assert_allclose(H["b"]["a"][:, 1], 2.0 * b, rtol=1e-6)
+    np.testing.assert_allclose(H["b"]["b"], 2.0 * np.eye(2), rtol=1e-6)
+
+
+def test_a_distance_beside_other_terms_open():
+    """Open (module docstring): the Hessian of np.sqrt(np.sum(x[:2] ** 2)) + x[2] ** 2 at x[:2] = 0 is
+    NaN in H[2, :2] (reverse over reverse); hvp along e_2 is exact in its entry 2 (its others are
+    the gradient's own NaN at the distance's 0): pinned so a change is seen."""
+    x = np.array([0.0, 0.0, 1.5])
+    with np.errstate(all="ignore"):
+        H = srcdiff.hessian(w.distance_beside)(x)
+        column = srcdiff.hvp(w.distance_beside, x, np.array([0.0, 0.0, 1.0]))
+    assert H[2, 2] == 2.0 and np.all(np.isnan(H[:2, :2])) and column[2] == 2.0
+    assert np.all(np.isnan(H[2, :2]))  # (open: the true entries are 0)
