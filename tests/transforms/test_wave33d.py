@@ -313,3 +313,32 @@ def test_has_aux_mapped_like_the_loop(f, transform):
         warnings.simplefilter("ignore", srcdiff.PerExampleWarning)
         outcome, why = mapped_outcome(g, (w, X, Y), (None, 0, 0), per)
     assert outcome == (BATCHED if f is p.loss_with_tuple_aux else PER_EXAMPLE), why
+
+
+# ---- in_axes and out_axes other than 0, through vmap(f), grad, value_and_grad and jvp_function ----
+
+def pair_of_results(w, x):
+    return x @ w, np.tanh(x * w)
+
+
+def test_in_axes_and_out_axes_other_than_zero_are_the_loops_moved():
+    r = np.random.default_rng(9)
+    w, X = r.normal(size=3), r.normal(size=(3, 5))  # the batch along axis 1
+    columns = [X[:, i] for i in range(5)]
+    values = srcdiff.vmap(pair_of_results, in_axes=(None, -1), out_axes=(0, 1), per_example="refuse")(w, X)
+    np.testing.assert_allclose(values[0], [pair_of_results(w, x)[0] for x in columns], rtol=1e-12)
+    np.testing.assert_allclose(values[1], np.stack([pair_of_results(w, x)[1] for x in columns], axis=1), rtol=1e-12)
+    valued = srcdiff.vmap(srcdiff.value_and_grad(p.squared_error, wrt=(0, 1)), in_axes=(None, 1, None),
+                          out_axes=(0, (1, 0)), per_example="refuse")
+    loss, (gw, gx) = valued(w, X, 0.5)
+    assert loss.shape == (5,) and gw.shape == (3, 5) and gx.shape == (5, 3)
+    for i, x in enumerate(columns):
+        np.testing.assert_allclose(gw[:, i], central_difference(p.squared_error, (w, x, 0.5), 0), rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(gx[i], central_difference(p.squared_error, (w, x, 0.5), 1), rtol=1e-6, atol=1e-7)
+    C = r.normal(size=3)
+    forward = srcdiff.vmap(srcdiff.jvp_function(p.quartic), in_axes=((1, None), (1, None)), out_axes=(0, 0),
+                           per_example="refuse")
+    _, tangents = forward((X, C), (X[::-1], np.zeros(3)))
+    for i, (x, v) in enumerate(zip(columns, X[::-1].T)):
+        want = central_difference(lambda t, x=x, v=v: p.quartic(x + t * v, C), (0.0,), 0)
+        np.testing.assert_allclose(tangents[i], want, rtol=1e-6, atol=1e-7)
