@@ -20,7 +20,7 @@ from ..frontend.callables import refuse_transformed, resolve, user_def_line
 from ..frontend.parse import parse_function
 from .batched_code import batched_code, batched_variant, parameter_names
 from .derivatives import Composite
-from .forward import JvpFunction
+from .forward import JvpFunction, jvp_function
 from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
@@ -28,7 +28,7 @@ from .vmap_aux import aux_function, call_kinds, with_aux
 from .vmap_binding import bound_parts, row_of, with_defaults
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_fast import Fast, fast_for
-from .vmap_forward import flat_forward, forward_axes
+from .vmap_forward import flat_forward, forward_axes, hvp_arguments, hvp_of
 from .vmap_leaves import leaves_or_none, tree_leaves_batched
 from .vmap_out import checked_out_axes, placed
 from .vmap_policy import checked_policy, refuse_if_asked, warn
@@ -111,6 +111,13 @@ class VmapFunction:
             return self._composed_call(args, axes)
         if isinstance(self.func, JvpFunction):
             return self._forward_call(args, forward_axes(axes))
+        if hvp_of(self.func) is not None:  # vmap(partial(srcdiff.hvp, g)): as vmap(jvp_function(grad(g)))
+            pair, pair_axes = hvp_arguments(args, axes)
+            inner = self._examples.setdefault(("hvp", repr(pair_axes)), VmapFunction(
+                jvp_function(GradFunction(hvp_of(self.func))), pair_axes, 0, None, self.policy))
+            result = inner(*pair)[1]
+            self._last, self.per_example = inner._last, inner.per_example
+            return result
         if any(is_tree(v) or is_axes_tree(a) or _is_object(v) for v, a in zip(args, axes)):
             return self._tree_call(args, axes)
         moved, sizes, given = [], set(), []  # (given: the arguments, a list of numbers as its array)

@@ -9,12 +9,15 @@ loop over the examples, with the reason)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..driver.higher import generated_function
 from ..errors import SrcDiffError
 from .forward import JvpFunction
 from .gradients import GradFunction
+from .hvp import hvp
 from .vmap_examples import example_of, is_tree
 
 
@@ -60,9 +63,29 @@ def flat_forward(jvp: JvpFunction, args: tuple, axes: tuple):
     return func, flat, flat_axes
 
 
+def hvp_of(f):
+    """The function whose Hessian-vector products ``vmap(partial(srcdiff.hvp, g))`` maps (`g`), else None:
+    mapped as ``vmap(jvp_function(grad(g)))``, batched in one call (`hvp_arguments`)."""
+    if isinstance(f, functools.partial) and f.func is hvp and len(f.args) == 1 and not f.keywords \
+            and not isinstance(f.args[0], GradFunction) and callable(f.args[0]):
+        return f.args[0]
+    return None
+
+
+def hvp_arguments(args: tuple, axes: list) -> tuple:
+    """(the primals and tangents, their in_axes) of ``jvp_function(grad(g))`` for a call ``hvp(g, x, v, *rest)``
+    mapped over `args` = ``(x, v, *rest)``: the other arguments' tangents zeros (None for what is not a float)."""
+    if len(args) < 2:
+        raise SrcDiffError("srcdiff.hvp takes x and v", hint="vmap(partial(srcdiff.hvp, f))(X, V, *args)")
+    rest, rest_axes = args[2:], list(axes[2:])
+    zeros = tuple(np.zeros_like(a) if np.asarray(a).dtype.kind == "f" else None for a in rest)
+    tangent_axes = tuple(a if z is not None else None for a, z in zip(rest_axes, zeros))
+    return ((args[0], *rest), (args[1], *zeros)), ((axes[0], *rest_axes), (axes[1], *tangent_axes))
+
+
 def _float_tangent(value):
     """A tangent as the sweep takes it: a list of numbers as its array."""
     return np.asarray(value, dtype=float) if isinstance(value, list) else value
 
 
-__all__ = ["flat_forward", "forward_axes"]
+__all__ = ["flat_forward", "forward_axes", "hvp_arguments", "hvp_of"]
