@@ -42,6 +42,7 @@ import variants31_signs as v31s
 import variants32_gates as v32g
 import variants32_heldout as v32h
 import variants32_losses as v32
+import variants33_piecewise as v33
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -287,6 +288,23 @@ VARIANTS = [
     Variant("trilinear_30x40", "trilinear", (0, 1), v32h.trilinear_args, {"d": 3, "k": 2}),
     Variant("cubic2", "cubic2", (0, 1), v32h.scalar_args),
     Variant("horner3", "horner3", (0, 1, 2), v32h.horner_args),
+    # wave 33's held-out piecewise losses, written before its speed work (benchmarks/variants33_piecewise.py)
+    Variant("pinball_where_1e4x30", "pinball_where", (0,), _arguments(v33.residual_args, extra=(0.3,)),
+            {"n": 9, "d": 4}),
+    Variant("eps_linear_max_1e4x30", "eps_linear_max", (0,), _arguments(v33.residual_args, extra=(2.0,)),
+            {"n": 9, "d": 4}),
+    Variant("huber_bool_mask_1e4x30", "huber_bool_mask", (0,), _arguments(v33.residual_args, extra=(3.0,)),
+            {"n": 9, "d": 4}),
+    Variant("huber_where_chain_1e4x30", "huber_where_chain", (0,), _arguments(v33.residual_args, extra=(3.0,)),
+            {"n": 9, "d": 4}),
+    Variant("logcosh_minmax_1e4x30", "logcosh_minmax", (0,), _arguments(v33.residual_args, extra=(4.0,)),
+            {"n": 9, "d": 4}),
+    Variant("huber_clip_excess_1e4x30", "huber_clip_excess", (0,), _arguments(v33.residual_args, extra=(3.0,)),
+            {"n": 9, "d": 4}),
+    Variant("smooth_hinge_1e4x30", "smooth_hinge", (0,), _arguments(v33.residual_args, signs=True, extra=(0.01,)),
+            {"n": 9, "d": 4}),
+    Variant("dead_zone_clip_1e4x30", "dead_zone_clip", (0,), _arguments(v33.residual_args, extra=(2.0,)),
+            {"n": 9, "d": 4}),
 ]
 
 

@@ -357,3 +357,8 @@ from variants32_heldout import (  # noqa: E402, F401, I001
 # gated cells by per-gate products, held out from wave 32l's speed work (benchmarks/variants32_gates.py)
 from variants32_gates import (  # noqa: E402, F401, I001
     biased_gates, biased_gates_grad, named_gates, named_gates_grad, three_gates, three_gates_grad)
+# piecewise losses held out from wave 33's speed work (benchmarks/variants33_piecewise.py)
+from variants33_piecewise import (  # noqa: E402, F401, I001
+    dead_zone_clip, dead_zone_clip_grad, eps_linear_max, eps_linear_max_grad, huber_bool_mask, huber_bool_mask_grad,
+    huber_clip_excess, huber_clip_excess_grad, huber_where_chain, huber_where_chain_grad, logcosh_minmax,
+    logcosh_minmax_grad, pinball_where, pinball_where_grad, smooth_hinge, smooth_hinge_grad)
