@@ -320,7 +320,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read),
     # nested ones joined and repeated ones dropped first
     if info.python_loops and not info.derivable and not info.portable:
-        joined_selections.join_selections(func)
+        joined_selections.join_selections(func, scalar_names(func, info).__contains__)
         selections.bit_selections(func)
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
