@@ -37,7 +37,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    each product the selection of its other factor; then `wheres.merge_complements`:
    ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)`` is ``x = np.where(c, a, b)``, and
    `cases.drop_zero_cases`: a selection added to an array of its
-   shape whose branches are zero case by case, dropped; `zero_ties`: a tie's share of a gradient zero
+   shape whose branches are zero case by case, dropped; `selected_extrema`: an extremum read only
+   where a selection decided it, its operand (not in code read back); `zero_ties`: a tie's share of a gradient zero
    at the tie, the gradient; `hyperbolic`: sinh over cosh, tanh; `like_terms`: ``s + s``, numbers
    into selections, powers of two joined; after them, `contract.contract_sums`: a sum of a broadcast
    product is ``np.einsum`` or ``@`` of the arrays it broadcasts, with keepdims or not; then
@@ -114,6 +115,7 @@ from . import (
     reassembly,
     repeated_solves,
     sameshape,
+    selected_extrema,
     selections,
     slice_joins,
     splits,
@@ -235,6 +237,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= wheres.merge_complements(func, is_float_name)
         if cases.CALLS & spelled:
             changed |= cases.drop_zero_cases(func, classes, is_float_name)
+            if not info.derivable:  # (an extremum read only where a selection decided it: its operand)
+                changed |= selected_extrema.selected_extrema(func, lambda e, known=is_float_name: is_float(e, known))
         changed |= statements.reuse_common(func.body)
         changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)
