@@ -10,9 +10,9 @@ for NaN) that a hand does not write.  This pass writes the operand:
 * the conditions every read of a name is under are collected, statement by statement from the
   last: inside ``np.where(c, kept, other)`` the kept branch is under `c`'s conjuncts (``&``), and a
   name bound once is under its reads' conditions where it is read through elementwise arithmetic
-  only (``+ - * /``, a sign, ``np.where``, ``np.abs``, ``np.sign``, an extremum, ``np.tanh``: each
-  element of the value is that element of its operands, with no value where another was 0 made
-  from a domain error);
+  only (``+ - *``, a numerator, a sign, ``np.where``, ``np.abs``, ``np.sign``, an extremum,
+  ``np.tanh``: each element of the value is that element of its operands', and none divides by
+  the operand, which could be 0 where the condition fails);
 * under a condition saying ``u <= v`` (a comparison of the two, either way round), ``np.minimum(u, v)``
   is `u` and ``np.maximum(u, v)`` is `v` (and mirrored); ``np.clip(u, lo, hi)`` is `u` under
   ``u >= lo`` and ``u <= hi``; where the condition fails the selection drops the value.
@@ -51,7 +51,7 @@ def selected_extrema(func: ast.FunctionDef, is_float_expr: Callable[[ast.expr], 
         target = _defined(stmt, place, once)
         outer = (under.get(target) or frozenset()) if target else frozenset()
         if isinstance(stmt, (ast.Assign, ast.AugAssign)):  # (its value's own selections decide too)
-            rewriter = _Rewrite(stable, table, is_float_expr)
+            rewriter = _Rewrite(once, table, is_float_expr)
             stmt.value = rewriter.visit_under(stmt.value, outer)
             changed |= rewriter.changed
         _Reads(under, stable, table).collect(stmt, outer if target else None)
@@ -78,6 +78,8 @@ def _facts(condition: ast.expr, stable: set[str], table: dict[str, ast.Compare])
 
 def _children(node: ast.expr, conditions: frozenset[str], stable: set[str], table: dict):
     """(child, the conditions it is under) of an elementwise `node`; None where `node` is not elementwise."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):  # (a divisor decided could be 0 elsewhere)
+        return [(node.left, conditions), (node.right, frozenset())]
     if isinstance(node, ast.BinOp) and isinstance(node.op, ARITHMETIC):
         return [(node.left, conditions), (node.right, conditions)]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -136,8 +138,8 @@ class _Reads:
 class _Rewrite:
     """Writes the extrema of an expression decided by the conditions they are under."""
 
-    def __init__(self, stable: set[str], table: dict, is_float_expr):
-        self.stable, self.table, self.is_float_expr = stable, table, is_float_expr
+    def __init__(self, once: dict, table: dict, is_float_expr):
+        self.once, self.stable, self.table, self.is_float_expr = once, set(once), table, is_float_expr
         self.changed = False
 
     def visit_under(self, node: ast.expr, conditions: frozenset[str]) -> ast.expr:
@@ -178,5 +180,16 @@ class _Rewrite:
             u, v = node.args
             small, large = (u, v) if below(u, v) else (v, u) if below(v, u) else (None, None)
             found = small if name == "minimum" else large
-        return found if found is not None and self.is_float_expr(found) else None
+        return found if found is not None and self._float(found) else None
+
+    def _float(self, node: ast.expr) -> bool:
+        """A float or an array of floats: so is a view or item of one (``x[:, None]``), and a name
+        bound once to one."""
+        for _ in range(4):
+            while isinstance(node, ast.Subscript):
+                node = node.value
+            if self.is_float_expr(node) or not (isinstance(node, ast.Name) and self.once.get(node.id, (-1,))[0] >= 0):
+                break
+            node = self.once[node.id][1]
+        return self.is_float_expr(node)
 
