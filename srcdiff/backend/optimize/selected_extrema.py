@@ -30,17 +30,21 @@ from __future__ import annotations
 import ast
 import copy
 from collections.abc import Callable
+from functools import partial
 
 from .cases import conjuncts, np_call, says_below
 from .liveness import bound_once
+from .simplify import is_float
 
 #: calls each element of whose value is that element of its arguments' (no domain error made up)
 ELEMENTWISE = frozenset({"where", "abs", "absolute", "sign", "negative", "minimum", "maximum", "clip", "tanh"})
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div)
 
 
-def selected_extrema(func: ast.FunctionDef, is_float_expr: Callable[[ast.expr], bool]) -> bool:
-    """Write each extremum read only under a selection deciding it as its operand (see the module)."""
+def selected_extrema(func: ast.FunctionDef, float_names: Callable[[str], bool]) -> bool:
+    """Write each extremum read only under a selection deciding it as its operand (see the module);
+    `float_names` tells the names certainly holding floats."""
+    is_float_expr = partial(is_float, float_names=float_names)
     once = bound_once(func)
     stable = set(once)
     under: dict[str, frozenset[str]] = {}  # name -> the conditions (dumped) all its reads are under
