@@ -43,6 +43,7 @@ import variants32_gates as v32g
 import variants32_heldout as v32h
 import variants32_losses as v32
 import variants33_gates as v33g
+import variants33_piecewise as v33
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -296,6 +297,23 @@ VARIANTS = [
     Variant("glu_recurrence_T25_h48", "glu_recurrence", (0, 1, 2), v33g.glu_args,
             {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("hstack_gru_T25_h48", "hstack_gru", (0, 1), v33g.hstack_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    # wave 33's held-out piecewise losses, written before its speed work (benchmarks/variants33_piecewise.py)
+    Variant("pinball_where_1e4x30", "pinball_where", (0,), _arguments(v33.residual_args, extra=(0.3,)),
+            {"n": 9, "d": 4}),
+    Variant("eps_linear_max_1e4x30", "eps_linear_max", (0,), _arguments(v33.residual_args, extra=(2.0,)),
+            {"n": 9, "d": 4}),
+    Variant("huber_bool_mask_1e4x30", "huber_bool_mask", (0,), _arguments(v33.residual_args, extra=(3.0,)),
+            {"n": 9, "d": 4}),
+    Variant("huber_where_chain_1e4x30", "huber_where_chain", (0,), _arguments(v33.residual_args, extra=(3.0,)),
+            {"n": 9, "d": 4}),
+    Variant("logcosh_minmax_1e4x30", "logcosh_minmax", (0,), _arguments(v33.residual_args, extra=(4.0,)),
+            {"n": 9, "d": 4}),
+    Variant("huber_clip_excess_1e4x30", "huber_clip_excess", (0,), _arguments(v33.residual_args, extra=(3.0,)),
+            {"n": 9, "d": 4}),
+    Variant("smooth_hinge_1e4x30", "smooth_hinge", (0,), _arguments(v33.residual_args, signs=True, extra=(0.01,)),
+            {"n": 9, "d": 4}),
+    Variant("dead_zone_clip_1e4x30", "dead_zone_clip", (0,), _arguments(v33.residual_args, extra=(2.0,)),
+            {"n": 9, "d": 4}),
 ]
 
 

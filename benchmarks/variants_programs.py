@@ -361,3 +361,8 @@ from variants32_gates import (  # noqa: E402, F401, I001
 from variants33_gates import (  # noqa: E402, F401, I001
     glu_recurrence, glu_recurrence_grad, highway_time, highway_time_grad, hstack_gru, hstack_gru_grad, mgu_cell,
     mgu_cell_grad, peephole_named, peephole_named_grad)
+# piecewise losses held out from wave 33's speed work (benchmarks/variants33_piecewise.py)
+from variants33_piecewise import (  # noqa: E402, F401, I001
+    dead_zone_clip, dead_zone_clip_grad, eps_linear_max, eps_linear_max_grad, huber_bool_mask, huber_bool_mask_grad,
+    huber_clip_excess, huber_clip_excess_grad, huber_where_chain, huber_where_chain_grad, logcosh_minmax,
+    logcosh_minmax_grad, pinball_where, pinball_where_grad, smooth_hinge, smooth_hinge_grad)

@@ -5,7 +5,7 @@ adjoint of a side of ``np.maximum``, ``np.abs`` or ``np.where`` that does not ho
 NumPy's loop branches on each element: on a condition that follows no pattern (the sign of a
 residual) the branch is mispredicted half the time, and the selection costs five to ten times a
 product.  The same bits come from an and of `g`'s bits with a mask of all ones where `c` holds:
-three passes that do not branch (backend/optimize/selections.py writes these calls)."""
+passes that do not branch (backend/optimize/selections.py writes these calls)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ def keep_where(condition, value):
     bits = _bits(condition, value)
     if bits is None:
         return np.where(condition, value, 0.0)
-    mask = condition.astype(bits)
-    np.negative(mask, out=mask)  # -1: every bit set where the condition holds, 0 elsewhere
+    # -1 (every bit set) where the condition holds, 0 elsewhere: negated as bytes, then widened (a
+    # sign extension), one pass over the wide mask fewer than negating it widened
+    mask = np.negative(condition.view(np.int8)).astype(bits)
     return np.bitwise_and(mask, value.view(bits), out=mask).view(value.dtype)
 
 
@@ -28,8 +29,7 @@ def zero_where(condition, value):
     bits = _bits(condition, value)
     if bits is None:
         return np.where(condition, 0.0, value)
-    mask = condition.astype(bits)
-    np.subtract(mask, 1, out=mask)  # -1: every bit set where the condition does not hold
+    mask = np.subtract(condition.view(np.int8), np.int8(1)).astype(bits)  # -1 where the condition fails
     return np.bitwise_and(mask, value.view(bits), out=mask).view(value.dtype)
 
 

@@ -72,7 +72,7 @@ def drop_zero_cases(func: ast.FunctionDef, classes: ShapeClasses, float_names: C
         cases.held.pop(name, None)
         if form is not None:
             cases.env[name] = form
-        elif _np_call(stmt.value) == "where" and is_pure(stmt.value):
+        elif np_call(stmt.value) == "where" and is_pure(stmt.value):
             cases.hold(name, stmt.value)
     return cases.changed
 
@@ -80,7 +80,7 @@ def drop_zero_cases(func: ast.FunctionDef, classes: ShapeClasses, float_names: C
 def _deciding(value: ast.expr) -> bool:
     """``np.minimum(u, v)``, ``np.maximum(u, v)``, ``np.clip(u, lo, hi)`` or ``np.where(c, x, y)``
     of names and numbers."""
-    name = _np_call(value)
+    name = np_call(value)
     if name is None:
         return False
     if (name, len(value.args)) in (("minimum", 2), ("maximum", 2), ("clip", 3)):
@@ -90,21 +90,21 @@ def _deciding(value: ast.expr) -> bool:
     return False
 
 
-def _np_call(node: ast.expr) -> str | None:
+def np_call(node: ast.expr) -> str | None:
     if isinstance(node, ast.Call) and not node.keywords and isinstance(node.func, ast.Attribute) \
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "np":
         return node.func.attr
     return None
 
 
-def _conjuncts(condition: ast.expr) -> list[ast.expr]:
+def conjuncts(condition: ast.expr) -> list[ast.expr]:
     """The comparisons ``&`` joins in `condition` (itself if it is one)."""
     if isinstance(condition, ast.BinOp) and isinstance(condition.op, ast.BitAnd):
-        return _conjuncts(condition.left) + _conjuncts(condition.right)
+        return conjuncts(condition.left) + conjuncts(condition.right)
     return [condition]
 
 
-def _says_below(condition: ast.Compare, low: ast.expr, high: ast.expr) -> bool:
+def says_below(condition: ast.Compare, low: ast.expr, high: ast.expr) -> bool:
     """Whether `condition`, true, says ``low <= high``."""
     left, right, op = ast.dump(condition.left), ast.dump(condition.comparators[0]), condition.ops[0]
     if (left, right) == (ast.dump(low), ast.dump(high)):
@@ -181,7 +181,7 @@ class _Cases(ast.NodeTransformer):
         sides = ((node.left, node.right),) + (((node.right, node.left),) if isinstance(node.op, ast.Add) else ())
         for kept, dropped in sides:
             key = self._class_of(kept) if is_float(kept, self.float_names) else None
-            if key not in (None, SCALAR) and _np_call(dropped) == "where" and self._zero(dropped, (), key):
+            if key not in (None, SCALAR) and np_call(dropped) == "where" and self._zero(dropped, (), key):
                 self.changed = True
                 return kept
         return node
@@ -217,9 +217,9 @@ class _Cases(ast.NodeTransformer):
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
             return (self._zero(expr.left, facts, key) and _finite(expr.right)) \
                 or (_finite(expr.left) and self._zero(expr.right, facts, key))
-        if _np_call(expr) == "where" and len(expr.args) == 3 and self._condition(expr.args[0], key):
+        if np_call(expr) == "where" and len(expr.args) == 3 and self._condition(expr.args[0], key):
             condition = expr.args[0]
-            holds = tuple((c, True) for c in _conjuncts(condition))
+            holds = tuple((c, True) for c in conjuncts(condition))
             return self._zero(expr.args[1], facts + holds + ((condition, True),), key) \
                 and self._zero(expr.args[2], facts + ((condition, False),), key)
         return False
@@ -253,21 +253,21 @@ class _Cases(ast.NodeTransformer):
         for name, value in self.decided.items():
             if not self._fits(ast.Name(name, ast.Load()), key):
                 continue
-            kind = _np_call(value)
+            kind = np_call(value)
             for condition, truth in facts:
                 if kind == "where" and ast.dump(condition) == ast.dump(value.args[0]):
                     renames.setdefault(name, value.args[1 if truth else 2])
                 elif kind == "clip" and truth:
                     u, low, high = value.args
-                    if any(_says_below(c, low, u) for c, t in facts if t and isinstance(c, ast.Compare)) \
-                            and any(_says_below(c, u, high) for c, t in facts if t and isinstance(c, ast.Compare)):
+                    if any(says_below(c, low, u) for c, t in facts if t and isinstance(c, ast.Compare)) \
+                            and any(says_below(c, u, high) for c, t in facts if t and isinstance(c, ast.Compare)):
                         renames.setdefault(name, u)
                 elif kind in ("minimum", "maximum") and truth and isinstance(condition, ast.Compare):
                     u, v = value.args
                     # u <= v: the minimum is u, the maximum v; v <= u: the other way round
-                    if _says_below(condition, u, v):
+                    if says_below(condition, u, v):
                         renames.setdefault(name, u if kind == "minimum" else v)
-                    elif _says_below(condition, v, u):
+                    elif says_below(condition, v, u):
                         renames.setdefault(name, v if kind == "minimum" else u)
         return {n: v for n, v in renames.items() if isinstance(v, ast.Constant) or self._fits(v, key)}
 

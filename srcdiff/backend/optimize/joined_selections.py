@@ -11,7 +11,11 @@ against a literal ``0.0``:
   g)``; ``np.where(c1, np.where(c2, 0.0, g), 0.0)`` is ``np.where(np.logical_and(c1, c2'), g, 0.0)``
   of c2's negation, ``a != b`` for ``a == b``: np.clip's zero where its bounds are one): bit
   for bit, of the same shape and dtype (``np.where`` reads its conditions' truth as
-  `logical_and` does); a logical and of two masks costs a tenth of a selection;
+  `logical_and` does); a logical and of two masks costs a tenth of a selection; but a logical and
+  of a mask and a number's test (np.clip's bounds ``t2 != c``) costs as much as a selection
+  (NumPy's ufunc takes its slow path for a bool scalar beside an array), so where c2 compares
+  numbers the condition is ``c1 if c2 else np.logical_and(c1, c2)``: the same mask, the and run
+  only in the rare case;
 * ``np.where(c, v, 0.0)`` where `v` already vanishes wherever `c` fails is `v`: `v` is a selection
   on the same `c` against 0.0 (a name every binding of which is one, made before and in the
   function's straight-line statements), a tie's share of one (``np.where(r == d, 0.5 * g, g)``
@@ -29,6 +33,7 @@ as codegen wrote them), before the selections become bit masks (selections.py).
 from __future__ import annotations
 
 import ast
+import copy
 import math
 from collections import Counter
 
@@ -38,14 +43,15 @@ from .liveness import bodies, nodes, written_into
 DEPTH = 6
 
 
-def join_selections(func: ast.FunctionDef) -> bool:
-    """Join nested selections against 0.0 and drop repeated ones in `func` (see the module)."""
+def join_selections(func: ast.FunctionDef, is_scalar=lambda name: False) -> bool:
+    """Join nested selections against 0.0 and drop repeated ones in `func` (see the module);
+    `is_scalar` tells the names that hold numbers (a test of them is a number's)."""
     stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
     params = {a.arg for a in func.args.args}
     changed_in_place = {name for block in bodies(func.body) for stmt in block for name in written_into(stmt)}
     stable = {name for name, count in stores.items() if count == 1 and name not in params}
     stable = (stable | {name for name in params if not stores[name]}) - changed_in_place
-    rewriter = _Rewrite(stable)
+    rewriter = _Rewrite(stable, is_scalar)
     for stmt in func.body:
         # (its own bindings first: a name it rebinds before reading it again must vanish that way too)
         for name, value in _plain_bindings(stmt):
@@ -103,8 +109,9 @@ def _finite_number(node: ast.expr) -> bool:
 
 
 class _Rewrite(ast.NodeTransformer):
-    def __init__(self, stable: set[str]):
+    def __init__(self, stable: set[str], is_scalar):
         self.stable = stable
+        self.is_scalar = is_scalar
         self.bindings: dict[str, list[ast.expr | None]] = {}
         self.changed = False
 
@@ -123,7 +130,7 @@ class _Rewrite(ast.NodeTransformer):
                 return node
             if inner is not None and _zero_sign(inner[1]) == sign:  # the inner one zeroes where its condition holds
                 self.changed = True
-                node.args = [_np_call("logical_and", [condition, _negated(inner[0])]), inner[2], other]
+                node.args = [self._and(condition, _negated(inner[0])), inner[2], other]
                 return node
             if self._fixed(condition) and self._vanishes(kept, ast.dump(condition), DEPTH):
                 self.changed = True
@@ -135,6 +142,23 @@ class _Rewrite(ast.NodeTransformer):
             self.changed = True
             node.args = [_np_call("logical_or", [condition, inner[0]]), kept, inner[2]]
         return node
+
+    def _and(self, mask: ast.expr, test: ast.expr) -> ast.expr:
+        """``np.logical_and(mask, test)``; ``mask if test else np.logical_and(mask, test)`` where
+        `test` compares numbers (the and of a mask and a bool scalar is NumPy's slow path)."""
+        joined = _np_call("logical_and", [mask, test])
+        if not self._compares_numbers(test):
+            return joined
+        return ast.IfExp(copy.deepcopy(test), copy.deepcopy(mask), joined)
+
+    def _compares_numbers(self, test: ast.expr) -> bool:
+        """Whether `test` is a comparison of names holding numbers and number literals."""
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return False
+        return all(_finite_number(side) or (isinstance(side, ast.UnaryOp) and isinstance(side.op, ast.USub)
+                                            and isinstance(side.operand, ast.Name) and self.is_scalar(side.operand.id))
+                   or (isinstance(side, ast.Name) and self.is_scalar(side.id))
+                   for side in (test.left, test.comparators[0]))
 
     def _fixed(self, condition: ast.expr) -> bool:
         """Whether every name `condition` reads holds the same array wherever it is read."""

@@ -4,10 +4,9 @@ Working on the generated code rather than on the IR keeps it independent of how 
 spells control flow: loops, branches and loop stacks are whatever statements codegen emits,
 and every pass treats them conservatively (see `liveness`).  The passes, in order:
 
-0. `writes.write_in_place` — ``y_1 = set_item(y, i, v)`` written into `y` where nothing
-   else sees it;
-1. `simplify` — constant arithmetic, ``1.0 * e -> e``, ``e ** 2 -> e * e``, signs moved
-   outward (``a + -b -> a - b``);
+0. `writes.write_in_place` — ``y_1 = set_item(y, i, v)`` written into `y` where nothing else sees it;
+1. `simplify` — constant arithmetic, ``1.0 * e -> e``, ``e ** 2 -> e * e``, signs moved outward
+   (``a + -b -> a - b``);
 2. `statements.propagate_copies` — the seed ``f_bar = 1.0`` and identity adjoints
    (``t7_bar = f_bar``) replaced by what they copy, so step 1 can fold the ``1.0``;
 3. `statements.remove_dead` — assignments nothing reads;
@@ -36,19 +35,19 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    (with them, `mask_products`: a 0/1 float mask ``np.where(c, 0.0, 1.0)`` read only as a factor,
    each product the selection of its other factor; then `wheres.merge_complements`:
    ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)`` is ``x = np.where(c, a, b)``, and
-   `cases.drop_zero_cases`: a selection added to an array of its
-   shape whose branches are zero case by case, dropped; `zero_ties`: a tie's share of a gradient zero
-   at the tie, the gradient; `hyperbolic`: sinh over cosh, tanh; `like_terms`: ``s + s``, numbers
-   into selections, powers of two joined; after them, `contract.contract_sums`: a sum of a broadcast
-   product is ``np.einsum`` or ``@`` of the arrays it broadcasts, with keepdims or not; then
-   `fills`: ``a + np.full(t.shape, b)`` is ``a + b`` where `a` has `t`'s dims);
-   (with them, what arrays of one shape buy (`shape_classes`, `sameshape`; a loop-carried
-   array rebuilt from its own slices keeps its shape): slices of known bounds, ``unbroadcast``
-   dropped, ``a + (zeros_like(t) + b)`` made ``a + b``, an adjoint's pieces put back where
-   they were cut (`reassembly`, `zero_restore`),
-   a join of an array's own ends and a write into a carried array made in place
-   (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items nothing
-   reads dropped (`stack_items`), dead statements of loop bodies);
+   `cases.drop_zero_cases`: a selection added to an array of its shape whose branches are zero case
+   by case, dropped; `selected_extrema`: an extremum read only where a selection decided it, its
+   operand (not in code read back); `zero_ties`: a tie's share of a gradient zero at the tie, the
+   gradient; `hyperbolic`: sinh over cosh, tanh; `like_terms`: ``s + s``, numbers into selections,
+   powers of two joined; after them, `contract.contract_sums`: a sum of a broadcast product is
+   ``np.einsum`` or ``@`` of the arrays it broadcasts, with keepdims or not; then `fills`:
+   ``a + np.full(t.shape, b)`` is ``a + b`` where `a` has `t`'s dims);
+   (with them, what arrays of one shape buy (`shape_classes`, `sameshape`; a loop-carried array
+   rebuilt from its own slices keeps its shape): slices of known bounds, ``unbroadcast`` dropped,
+   ``a + (zeros_like(t) + b)`` made ``a + b``, an adjoint's pieces put back where they were cut
+   (`reassembly`, `zero_restore`), a join of an array's own ends and a write into a carried array
+   made in place (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items
+   nothing reads dropped (`stack_items`), dead statements of loop bodies);
 4b. `splits` — ``np.split(x, k, axis=a)`` the list of its k slices (``np.split`` only where the
    length does not divide, to raise as it does), and its adjoint's pieces given to
    ``split_adjoint`` as one list; `adjacent_products` — the products of adjacent column blocks
@@ -77,9 +76,9 @@ keeps where ``0.0 + -0.0`` gave ``0.0``: `tie_shares`; the dot products, which s
 `dot_sums`; a product by a mask's 0, NaN where the factor is inf: `mask_products`; tanh for sinh
 over cosh, within an ulp, and ±1 past their overflow: `hyperbolic`; a product by a power of two
 moved to the numbers, but out of the normal range: `like_terms`; the sign of a zero a selection of
-a value already zero off its condition gave as ``+0.0``: `joined_selections`, which also joins
-nested selections bit for bit, before `selections`). In
-debug mode only step 1 runs: the debug checks match the generated statements one to one.
+a value already zero off its condition gave as ``+0.0``: `joined_selections`, which also joins nested
+selections bit for bit, before `selections`; a zero's sign where an extremum's sides tie as zeros:
+`selected_extrema`). In debug mode only step 1 runs: the debug checks match the statements one to one.
 """
 
 from __future__ import annotations
@@ -114,6 +113,7 @@ from . import (
     reassembly,
     repeated_solves,
     sameshape,
+    selected_extrema,
     selections,
     slice_joins,
     splits,
@@ -235,6 +235,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= wheres.merge_complements(func, is_float_name)
         if cases.CALLS & spelled:
             changed |= cases.drop_zero_cases(func, classes, is_float_name)
+            changed |= not info.derivable and selected_extrema.selected_extrema(func, is_float_name)
         changed |= statements.reuse_common(func.body)
         changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)
@@ -317,10 +318,9 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and not info.derivable and not info.portable and one_width(func, info) \
             and slice_joins.join_slice_writes(func, shape_classes(func, is_scalar, info.params, info.shape)):
         statements.remove_dead(func.body)
-    # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read),
-    # nested ones joined and repeated ones dropped first
+    # selections against 0.0 by a bit mask, nested and repeated ones joined first (helpers NumPy code alone reads)
     if info.python_loops and not info.derivable and not info.portable:
-        joined_selections.join_selections(func)
+        joined_selections.join_selections(func, scalar_names(func, info).__contains__)
         selections.bit_selections(func)
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
