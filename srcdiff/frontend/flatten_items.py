@@ -1,10 +1,9 @@
 """What a ``for`` loop of a function taking trees unrolls over (flatten_statements.py).
 
-A loop over a tree (``for W, b in layers``, ``for k, v in p.items()``), over a tuple of
-constants (``for k in ("W1", "W2")``), over ``range`` of constants when the body reads a
-tree, or over a module-level tuple of functions (``for act in ACTS``), also in the order
-``sorted``/``reversed`` give (``for k in sorted(params)``), is unrolled: the body
-is repeated once per item, each item bound to a name as an entry (tree_entries.py).
+A loop over a tree (``for W, b in layers``, ``for k, v in p.items()``), a tuple of constants (``for k in
+("W1", "W2")``), ``range`` of constants when the body reads a tree, or a module-level tuple of functions
+(``for act in ACTS``), also in the order ``sorted``/``reversed`` give (``for k in sorted(params)``), is
+unrolled: the body is repeated once per item, each item bound to a name as an entry (tree_entries.py).
 """
 
 from __future__ import annotations
