@@ -25,7 +25,7 @@ from .operator_objects import OperatorObjects
 from .parse import ParsedFunction, parsed_at
 from .partial_lists import Bound, PartialComp, PartialLists, bound_items, bound_struct, passed_bound
 from .passed_sequences import SCOPES, PassedSequences
-from .rewrites import cached_of_literals, needs_rewrite, rule_call, unwrapped, user_function
+from .rewrites import cached_of_literals, installed, needs_rewrite, rule_call, unwrapped, user_function
 from .super_calls import SuperCalls
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .tree_reads import TreeReads
@@ -239,7 +239,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
                     return found
         module = self.static_object(node.func.value) if isinstance(node.func, ast.Attribute) else None
         if isinstance(module, types.ModuleType) and user_function(value := getattr(module, node.func.attr, None)) \
-                and self.any_tree(node):  # model.loss(params, x) of ``import model``: its function, given trees
+                and not installed(value) and self.any_tree(node):  # model.loss(params, x) of ``import model``
             self.deps.append(depends.Dependency(vars(module), node.func.attr, value))
             return self.helper_call(node, value, [], {}, value.__name__)
         return self.plain_call(node, self.expr(node.func))

@@ -51,8 +51,20 @@ def test_a_dict_copied_before_the_loop_keeps_its_values():
     np.testing.assert_allclose(srcdiff.grad(f)(x), central_difference(f, (x,), 0), rtol=1e-6)
 
 
+def test_a_new_key_in_a_loop_of_a_count_given_agrees():
+    """``for _ in range(steps): state["r"] = ...`` of an int argument: since wave 33a the count is a constant of
+    the rewrite (each count its own gradient), so the loop is written out and the new key is there (steps=0
+    leaves it out: refused at the read, as Python raises KeyError)."""
+    f = programs_module.dict_new_key_in_loop
+    x = np.array([0.3, -0.2, 0.5])
+    for steps in (1, 2):
+        np.testing.assert_allclose(srcdiff.grad(f)(x, steps), central_difference(f, (x, steps), 0),
+                                   rtol=1e-6)
+    with pytest.raises(srcdiff.SrcDiffError, match="without the key 'r'"):
+        srcdiff.grad(f)(x, 0)
+
+
 @pytest.mark.parametrize("name, words", [
-    ("dict_new_key_in_loop", "the key is new here"),
     ("partials_read_a_rebound_name", "cs is assigned more than once"),
     ("try_handler_reads_half_done", "may leave z assigned by the try body"),
     ("try_with_finally", "it has a `finally`"),

@@ -65,11 +65,11 @@ def _program(name: str) -> Program:
 # (w16_accumulate_running), fromiter_generator (w16_fromiter_generator), nested_function_with_defaults
 # (w16_nested_helper_defaults), list_item_swap (w16_bubble_sort_pairs), zip_star (w16_zip_star),
 # slice_of_a_list (w16_sorted_builtin), nested_function_appending (w16_nested_append), sliding_window_view
-# (w16_sliding_windows).
+# (w16_sliding_windows); since wave 33a fstring_keys_of_a_tree (w16_cs231n_params: params[f"W{i}"] over range of
+# an int argument, test_wave33a.py).
 REFUSED_CODE = [
     ("false_alias_of_items_read_by_index", "w16_soft_dtw"),
     ("ufunc_accumulate", "w16_logaddexp_reduce"),  # np.logaddexp.accumulate (add / multiply: test_reach16.py)
-    ("fstring_keys_of_a_tree", "w16_cs231n_params"),
     ("mutable_default_append", "w16_mutable_default"),
     ("tolist_then_python", "w16_tolist_sum"),
 ]
