@@ -114,9 +114,9 @@ def _name(p):
 KEPT = {"que_mm1_raise"}
 #: refused by grad at the user's line, and so by every transformation
 REFUSED = {"nlp_ctc_logspace", "aud_adsr_piecewise", "idi_lambda_basis_by_index"}
-#: jit="numba" refuses these at the user's line (np.diag of a list and np.add.at of a tuple of index arrays
-#: compile since wave 33c: test_wave33c.py)
-NUMBA_REFUSED = {"opt_abcd_zip"}
+#: jit="numba" refuses these at the user's line (none: np.diag of a list, np.add.at of a tuple of index arrays and
+#: the ABCD product over a default tuple of gaps compile since wave 33c: test_wave33c.py)
+NUMBA_REFUSED: set = set()
 
 
 #: np.logaddexp meets two -inf (log 0: a state a log-space recursion cannot reach yet): NaN before wave 32i

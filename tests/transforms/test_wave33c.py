@@ -8,14 +8,14 @@ Census (the jit="numba" cell of each row; ok / refused at the user's line / WRON
 or a refusal naming no line of the user's; grad itself agrees on every row, before and after):
 
                                         before:  ok  ref  WRONG  BAD     after:  ok  ref  WRONG  BAD
-    gaps (30 rows, 7 classes)                    13   17     0    0              28    2     0    0
+    gaps (30 rows, 7 classes)                    13   17     0    0              29    1     0    0
     promotions (17 adversarial rows)             10    7     0    0              11    6     0    0
     science (30 rows)                            30    0     0    0              30    0     0    0
 
 The promotions' rows also go through the tree column (the function called as a helper with its own pullback,
 numba/pullback_joins.py's proof): ok or refused at the line, never WRONG (the slow set).  Rows of wave 32d and
 32h refused before compile now (running_product_of_terms, index_of_a_repeated_list, ctl_lqr_rollout,
-idi_add_at_assembly); their refusal sets no longer name them.
+idi_add_at_assembly, opt_abcd_zip); their refusal sets no longer name them.
 
 Found and fixed, each a class with variants (wave33c_programs.py):
 
@@ -40,6 +40,10 @@ Found and fixed, each a class with variants (wave33c_programs.py):
 5. ``len(WEIGHTS)`` of a module dict: "reads the dict WEIGHTS other than at constant keys"; the length is now a
    chain of its own (numba/scope_reads.py), read on every call (a key added is seen).  ``len`` of a dict
    argument or default compiled already (kept as variants).
+6. An ABCD product of optics over ``zip(curvatures, gaps)`` with ``gaps=(0.1, 0.3, 0.1)`` a default: the list
+   displays in the loop (``[1.0, d]``) held an item srcdiff could not tell to be a number (a tuple
+   parameter's item), refused as a list numba might not finish on.  A default tuple of floats is read as
+   numbers, as a default table is (numba/mixed_lists.value_kinds).
 
 Checked and right (kept as variants): lists and products of matrices carried through loops (transfer
 matrices, powers appended), ``functools.lru_cache`` helpers in a loop and returning arrays, recursion over a
@@ -50,8 +54,6 @@ axis=0)`` would differ) and a matrix (ok).  No promotion changed a value.
 
 Open (refused at the user's line; NUMBA_REFUSED, PROMOTED_REFUSED below):
 
-* abcd_focal: a list display in a loop whose items srcdiff cannot tell (``n_after`` is None before the loop,
-  a number in it): numba/mixed_lists.py's UNTOLD refusal (wave 32h's opt_abcd_zip).
 * recursive_static_depth: a recursive helper returning ``0.0`` at its base and an array above it (numba
   joins no number and array in a recursive function's result).
 * the promotions whose proof does not reach or which would change a value: loops of ``n`` trips whose value
@@ -87,7 +89,7 @@ def _name(p):
 
 
 #: jit="numba" refuses these at the user's line (open: the docstring)
-NUMBA_REFUSED = {"abcd_focal", "recursive_static_depth"}
+NUMBA_REFUSED = {"recursive_static_depth"}
 #: the default run's numba rows (cheap compiles, one of each fixed class); `-m slow` runs every row
 KEPT = {"running_product_float", "repeated_then_indexed", "diag_of_a_named_list"}
 
