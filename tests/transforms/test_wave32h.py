@@ -83,7 +83,8 @@ Refused at the user's line (the rows are in REFUSED and NUMBA_REFUSED below):
 * idi_lambda_basis_by_index: ``BASIS[i](ts)`` with ``i`` a ``range`` loop's index (zip and enumerate are
   taken, finding 2);
 * jit="numba" only: ``np.diag([1.0, 0.1])`` of a list (numba has no diag of a list), ``np.add.at`` with a
-  tuple of index arrays, an ABCD product whose list of matrices is carried through a loop.
+  tuple of index arrays, an ABCD product whose list of matrices is carried through a loop (all three compile since
+  wave 33c: test_wave33c.py).
 """
 
 from __future__ import annotations
