@@ -83,7 +83,8 @@ Refused at the user's line (the rows are in REFUSED and NUMBA_REFUSED below):
 * idi_lambda_basis_by_index: ``BASIS[i](ts)`` with ``i`` a ``range`` loop's index (zip and enumerate are
   taken, finding 2);
 * jit="numba" only: ``np.diag([1.0, 0.1])`` of a list (numba has no diag of a list), ``np.add.at`` with a
-  tuple of index arrays, an ABCD product whose list of matrices is carried through a loop.
+  tuple of index arrays, an ABCD product whose list of matrices is carried through a loop (all three compile since
+  wave 33c: test_wave33c.py).
 """
 
 from __future__ import annotations
@@ -114,9 +115,9 @@ def _name(p):
 KEPT = {"que_mm1_raise"}
 #: refused by grad at the user's line, and so by every transformation
 REFUSED = {"nlp_ctc_logspace", "aud_adsr_piecewise", "idi_lambda_basis_by_index"}
-#: jit="numba" refuses these at the user's line (np.diag of a list and np.add.at of a tuple of index arrays
-#: compile since wave 33c: test_wave33c.py)
-NUMBA_REFUSED = {"opt_abcd_zip"}
+#: jit="numba" refuses these at the user's line (none: np.diag of a list, np.add.at of a tuple of index arrays and
+#: the ABCD product over a default tuple of gaps compile since wave 33c: test_wave33c.py)
+NUMBA_REFUSED: set = set()
 
 
 #: np.logaddexp meets two -inf (log 0: a state a log-space recursion cannot reach yet): NaN before wave 32i

@@ -4,9 +4,61 @@ gaps, each a class with variants), wave33c_promoted.py (adversarial programs aga
 promotion of a number to an array of ones' shape) and wave33c_science.py (thirty programs of the kind
 scientists write: ODE steps, physics, small networks, likelihoods), each against float64 central differences.
 
-CENSUS
+Census (the jit="numba" cell of each row; ok / refused at the user's line / WRONG / BAD, BAD being a crash
+or a refusal naming no line of the user's; grad itself agrees on every row, before and after):
 
-DETAILS
+                                        before:  ok  ref  WRONG  BAD     after:  ok  ref  WRONG  BAD
+    gaps (30 rows, 7 classes)                    13   17     0    0              29    1     0    0
+    promotions (17 adversarial rows)             10    7     0    0              11    6     0    0
+    science (30 rows)                            30    0     0    0              30    0     0    0
+
+The promotions' rows also go through the tree column (the function called as a helper with its own pullback,
+numba/pullback_joins.py's proof): ok or refused at the line, never WRONG (the slow set).  Rows of wave 32d and
+32h refused before compile now (running_product_of_terms, index_of_a_repeated_list, ctl_lqr_rollout,
+idi_add_at_assembly, opt_abcd_zip); their refusal sets no longer name them.
+
+Found and fixed, each a class with variants (wave33c_programs.py):
+
+1. A running product from a number (``prod = 1.0``, ``prod = prod * (1 + x / k)``, then ``np.log(prod)``),
+   called directly: its adjoint's masks (``np.logical_and(np.equal(prod, 0.0), np.not_equal(t2, 0.0))``, the
+   product's exact zero at a zero factor) were not proved to keep values, so the number stayed a number and
+   numba refused.  A call of NumPy's comparisons, logical functions and elementwise functions whose other
+   operand is an array of at least the promoted value's axes (itself, or an elementwise result of one) has
+   that operand's shape and the number's values (numba/taints.py `_covers`), as a binary operator had;
+   survival products and compound growth over a loop of ``n`` trips likewise.
+2. ``x[PICK * 2]``, ``x[2 * PICK]``, ``x[PICK + ROWS]``, ``x[PICK * k]`` (k a range's counter) of module lists
+   of ints: a list repeated or joined was passed as a reflected list numba cannot index with.  Where a module
+   parameter holds a list of ints, the repetition / join is ``repeated_items`` / ``joined_items``
+   (numba/list_repeats.py), the same items as the int64 array list_reads.py gives; PICK changed in place
+   builds the gradient again (a test).
+3. ``np.diag([1.0, 0.1])`` / ``np.diag((1, 2, 3), 1)`` of a list or tuple of numbers (an LQR cost's Q, a named
+   list of weights): numba's np.diag takes arrays only; an overload makes the array first (numba/diagonals.py).
+4. ``np.add.at(K, (rows, cols), v)`` with a tuple of index vectors (stiffness assembly, pairs, a number added):
+   the gradient's ``index_add(K, [rows, cols], v)`` held its parts in a list numba has no overload for; a
+   list display only used as the parts of an index is a tuple (numba/list_tuples.py), which the overloads of
+   gathers.py take.  With fewer vectors than axes (rows of a 3-D array): index_adds.py's new overloads.
+5. ``len(WEIGHTS)`` of a module dict: "reads the dict WEIGHTS other than at constant keys"; the length is now a
+   chain of its own (numba/scope_reads.py), read on every call (a key added is seen).  ``len`` of a dict
+   argument or default compiled already (kept as variants).
+6. An ABCD product of optics over ``zip(curvatures, gaps)`` with ``gaps=(0.1, 0.3, 0.1)`` a default: the list
+   displays in the loop (``[1.0, d]``) held an item srcdiff could not tell to be a number (a tuple
+   parameter's item), refused as a list numba might not finish on.  A default tuple of floats is read as
+   numbers, as a default table is (numba/mixed_lists.value_kinds).
+
+Checked and right (kept as variants): lists and products of matrices carried through loops (transfer
+matrices, powers appended), ``functools.lru_cache`` helpers in a loop and returning arrays, recursion over a
+list (Horner) and by halves; the adversarial promotions: a loop skipped on every trip or broken out of on its
+first, an early return inside the loop, a value reused after its stack is popped, a row written, an index read,
+a second loop, loops of no trips, a (1, 1) promotion meeting a vector in a mask (refused: ``np.mean(...,
+axis=0)`` would differ) and a matrix (ok).  No promotion changed a value.
+
+Open (refused at the user's line; NUMBA_REFUSED, PROMOTED_REFUSED below):
+
+* recursive_static_depth: a recursive helper returning ``0.0`` at its base and an array above it (numba
+  joins no number and array in a recursive function's result).
+* the promotions whose proof does not reach or which would change a value: loops of ``n`` trips whose value
+  meets ``np.mean(..., axis=0)``, a loop skipped by ``continue`` with such a use, an early return, a number
+  added in one branch.
 """
 
 from __future__ import annotations
@@ -37,7 +89,7 @@ def _name(p):
 
 
 #: jit="numba" refuses these at the user's line (open: the docstring)
-NUMBA_REFUSED = {"abcd_focal", "recursive_static_depth"}
+NUMBA_REFUSED = {"recursive_static_depth"}
 #: the default run's numba rows (cheap compiles, one of each fixed class); `-m slow` runs every row
 KEPT = {"running_product_float", "repeated_then_indexed", "diag_of_a_named_list"}
 

@@ -182,7 +182,7 @@ def damped_fit(p):
 # ---- small networks ----
 
 def _dense(w, b, h):
-    return np.tanh(w @ h + b)
+    return np.tanh(w @ h + b[:, None])
 
 
 def mlp_cross_entropy(w):
@@ -227,6 +227,23 @@ def layer_norm_linear(w):
     var = np.mean((h - mu) ** 2)
     z = (h - mu) / np.sqrt(var + 1e-5)
     return np.sum((w[2] * z + w[3] - LABELS) ** 2)
+
+
+def power_iteration(w, steps=8):
+    A = np.array([[2.0, w[0], 0.0], [w[0], 1.0, w[1]], [0.0, w[1], 0.5]])
+    v = np.ones(3) / np.sqrt(3.0)
+    for _ in range(steps):
+        u = A @ v
+        v = u / np.sqrt(u @ u)
+    return v @ A @ v
+
+
+def unrolled_descent(lr, steps=5):
+    theta = np.array([1.0, -1.0])
+    for _ in range(steps):
+        grad = DESIGN.T @ (DESIGN @ theta - LABELS) / len(LABELS)
+        theta = theta - lr * grad
+    return np.sum((DESIGN @ theta - LABELS) ** 2)
 
 
 # ---- likelihoods ----
@@ -330,6 +347,8 @@ SCIENCE = [
     ("conv_relu", conv_relu, lambda r: (np.array([0.5, -0.3, 0.8]),), 0),
     ("attention_head", attention_head, lambda r: (np.array([0.3, -0.2, 0.9, 0.1]),), 0),
     ("layer_norm_linear", layer_norm_linear, lambda r: (np.array([0.5, 1.2, 0.8, 0.1]),), 0),
+    ("power_iteration", power_iteration, lambda r: (np.array([0.3, -0.2]),), 0),
+    ("unrolled_descent", unrolled_descent, lambda r: (0.4,), 0),
     ("logistic_nll", logistic_nll, lambda r: (np.array([0.2, -0.5]),), 0),
     ("poisson_nll", poisson_nll, lambda r: (np.array([0.3, 0.4]),), 0),
     ("mixture_loglik", mixture_loglik, lambda r: (np.array([-0.1, 0.35, 0.2]),), 0),

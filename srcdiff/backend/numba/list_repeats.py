@@ -70,12 +70,14 @@ def rewrite(built, rewritten):
     if not lists:
         return built
     module = ast.parse(built.source)
+    counters = _range_counters(module)
 
     def is_list(node) -> bool:
         return isinstance(node, ast.Name) and node.id in lists
 
     def count(node) -> bool:
-        return isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0
+        return isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0 or \
+            isinstance(node, ast.Name) and node.id in counters
 
     class Spell(ast.NodeTransformer):
         found = False
@@ -99,6 +101,16 @@ def rewrite(built, rewritten):
         return built
     made = rewritten(built, module)
     return replace(made, imports={**made.imports, **{h: (__name__, h) for h in HELPERS}})
+
+
+def _range_counters(module: ast.Module) -> set[str]:
+    """The names bound only as the counter of a ``for`` over ``range(...)`` (ints: ``PICK * k`` repeats)."""
+    targets = {id(n.target): n.target.id for n in ast.walk(module) if isinstance(n, ast.For)
+               and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call)
+               and isinstance(n.iter.func, ast.Name) and n.iter.func.id == "range"}
+    elsewhere = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+                 and id(n) not in targets} | {a.arg for a in ast.walk(module) if isinstance(a, ast.arg)}
+    return set(targets.values()) - elsewhere
 
 
 HELPERS = ("repeated_items", "joined_items")

@@ -116,8 +116,8 @@ def callee_params(made, key=None) -> dict[int, dict]:
 
 def value_kinds(function) -> dict:
     """The kinds of the numbers and float arrays the code of `function` reads from its closure or its
-    module (a factor ``scale`` a closure holds), and of the tables of numbers its parameters' defaults
-    are (where the signature tells no more than "a tuple"): name -> Kind."""
+    module (a factor ``scale`` a closure holds), and of the tables of numbers and tuples of floats its
+    parameters' defaults are (where the signature tells no more than "a tuple"): name -> Kind."""
     code = getattr(function, "__code__", None)
     if code is None:
         return {}
@@ -128,6 +128,8 @@ def value_kinds(function) -> dict:
         if isinstance(value, (list, tuple)) and _rows_of_numbers(value):
             found[name] = kinds.Items(tuple(kinds.NUMBER["f8" if isinstance(v, (float, np.floating)) else "i8"]
                                             for v in value[0]))
+        elif isinstance(value, tuple) and value and all(isinstance(v, (float, np.floating)) for v in value):
+            found[name] = (kinds.NUMBER["f8"],) * len(value)  # a tuple of floats (``gaps=(0.1, 0.3)``)
     for name in (*code.co_freevars, *code.co_names):
         try:
             value = cells[name].cell_contents if name in cells else function.__globals__[name]
