@@ -23,15 +23,10 @@ from .write_helpers import WRITE_HELPERS
 
 def unbroadcast(g, x):
     """Sum the adjoint `g` back to the shape of the operand `x` it was broadcast from."""
-    # two arrays of one shape first (a loop's cells, whose shapes codegen cannot know), then a
-    # float for a number of unknown kind (an item of a list): np.shape of either costs µs
-    if type(g) is np.ndarray and type(x) is np.ndarray:
-        if g.shape == x.shape:
-            return g
-        # a bias's adjoint in a loop (``b[:n]``, its length not known before run time): one sum over the
-        # leading axis, which `g` has and `x` lacks, and no axis of `x` of length one to keep
-        if g.ndim == x.ndim + 1 and x.ndim and 1 not in x.shape:
-            return g.sum(axis=0)
+    # two arrays of one shape or one axis apart first (a loop's cells, a bias's adjoint in a loop: shapes codegen
+    # cannot know), then a float for a number of unknown kind (an item of a list): np.shape of either costs µs
+    if type(g) is np.ndarray and type(x) is np.ndarray and (g.shape == x.shape or g.ndim == x.ndim + 1 > 1):
+        return g if g.shape == x.shape else g.sum(axis=0) if 1 not in x.shape else unbroadcast(g.sum(axis=0), x)
     if (type(g) is float and type(x) in (float, int, np.float64)) or np.shape(g) == (shape := np.shape(x)):
         return g
     g = np.asarray(g)
