@@ -213,16 +213,17 @@ class Front:
         self._prepared: dict = {}
         self._last: tuple | None = None  # (structures, flat, wrt, plan, leaf names) of the last tree call
 
-    def uses_trees(self, positional: tuple) -> bool:
+    def uses_trees(self, positional: tuple, roots=None) -> bool:
         """Whether a call with these (bound) arguments goes through a flattened function."""
-        return self.always or any(_is_tree(a, n in self.roots) for n, a in zip(self.names, positional))
+        roots = self.roots if roots is None else roots
+        return self.always or any(_is_tree(a, n in roots) for n, a in zip(self.names, positional))
 
-    def structures(self, values: list) -> tuple:
+    def structures(self, values: list, roots=None) -> tuple:
         out = []
         for name, value in zip(self.inner_names, values):
             if name in self.target.hidden and trees.is_object(value):
                 struct = trees.structure(value) if not callable(value) else _object_structure(value)
-            elif trees.is_tree(value, sequences=name in self.roots):
+            elif trees.is_tree(value, sequences=name in (self.roots if roots is None else roots)):
                 struct = trees.structure(value)
             else:
                 struct = None
@@ -248,19 +249,22 @@ class Front:
         """The plain call that computes ``func(*args, **kwargs)``."""
         return self.bound_call(self.binder.bind(args, kwargs))
 
-    def bound_call(self, positional: tuple) -> FlatCall:
-        if not self.uses_trees(positional):
+    def bound_call(self, positional: tuple, constant: frozenset = frozenset()) -> FlatCall:
+        """The plain call of these (bound) arguments; the lists and tuples of the parameters `constant` names
+        (a jvp's, given no tangent) are data passed whole, as grad passes those it does not differentiate."""
+        roots = self.roots - constant
+        if not self.uses_trees(positional, roots):
             plan = [(None, [root]) for root, _ in self.targets]
             return FlatCall(self.func, tuple(positional), self.names, self.wrt, plan, self.tuple_result,
                             user_names=tuple(self.names))
         values = self.full_values(positional)
         last = self._last
         if last is not None and (not last[1].deps or depends.hold(last[1].deps)):
-            leaves = self._same_leaves(values, last[0])
+            leaves = self._same_leaves(values, last[0], roots)
             if leaves is not None:  # the structures of the last call: its plan, without building them
                 return FlatCall(last[1].func, tuple(leaves), last[4], last[2], last[3], self.tuple_result, last[1],
                                 last[0], tuple(self.names))
-        structs = self.structures(values)
+        structs = self.structures(values, roots)
         flat, wrt, plan = self.prepared(structs)
         leaves = []
         for struct, value in zip(structs, values):
@@ -273,7 +277,7 @@ class Front:
         return FlatCall(flat.func, tuple(leaves), names, wrt, plan, self.tuple_result, flat, structs,
                         tuple(self.names))
 
-    def _same_leaves(self, values: list, structs: tuple) -> list | None:
+    def _same_leaves(self, values: list, structs: tuple, roots: set) -> list | None:
         """The leaves of `values` if `structures(values)` would give `structs` (dicts, lists,
         tuples and namedtuples of numbers and arrays, checked item by item); None when not, or
         not sure (objects, dataclasses, callables: the full comparison decides)."""
@@ -282,7 +286,7 @@ class Front:
             if name in self.target.hidden:
                 return None
             if struct is None:
-                if _is_tree(value, name in self.roots):
+                if _is_tree(value, name in roots):
                     return None
                 out.append(value)
             elif not _matches(value, struct, out):
