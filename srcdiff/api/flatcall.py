@@ -161,9 +161,8 @@ def leaves_like(value, struct: trees.Struct, out: list, what: str, keep_data: bo
 
 
 def _no_derivative(primal, tangent) -> bool:
-    """Whether `tangent`, given for a leaf that holds no float, says nothing a derivative could be: the
-    leaf is not a number (a string, None: a tree with a name in it, copied as its tangent), or the
-    tangent is zeros."""
+    """Whether `tangent`, given for a leaf holding no float, says nothing a derivative could be: the leaf is
+    no number (a string, None: a tree's name, copied as its tangent), or the tangent is zeros."""
     if not isinstance(primal, (int, float, complex, np.number, np.ndarray)):
         return not isinstance(tangent, (int, float, complex, np.number, np.ndarray)) or tangent is primal
     try:
@@ -215,18 +214,19 @@ class Front:
         self._prepared: dict = {}
         self._last: tuple | None = None  # (structures, flat, wrt, plan, leaf names) of the last tree call
 
-    def uses_trees(self, positional: tuple) -> bool:
+    def uses_trees(self, positional: tuple, roots=None) -> bool:
         """Whether a call with these (bound) arguments goes through a flattened function."""
-        return self.always or any(_is_tree(a, n in self.roots) for n, a in zip(self.names, positional))
+        roots = self.roots if roots is None else roots
+        return self.always or any(_is_tree(a, n in roots) for n, a in zip(self.names, positional))
 
-    def structures(self, values: list) -> tuple:
-        out = []
+    def structures(self, values: list, roots=None) -> tuple:
+        out = []  # (of each parameter)
         for name, value in zip(self.inner_names, values):
             if name in self.target.hidden and trees.is_object(value):
                 struct = trees.structure(value) if not callable(value) else _object_structure(value)
             elif (key := self._key(name, value)) is not None:
                 struct = key  # (in forward mode every parameter is a root: a tuple of labels is still keys)
-            elif trees.is_tree(value, sequences=name in self.roots):
+            elif trees.is_tree(value, sequences=name in (self.roots if roots is None else roots)):
                 struct = trees.structure(value)
             else:
                 struct = None
@@ -244,7 +244,6 @@ class Front:
             return None
         found = key_value(name, value, parsed)
         return None if found is None else trees.Struct("key", cls=found)
-
 
     def prepared(self, structs: tuple) -> tuple[Flat, tuple, list]:
         """(the flattened function, the leaves differentiated, the plan) for these structures."""
@@ -265,19 +264,22 @@ class Front:
         """The plain call that computes ``func(*args, **kwargs)``."""
         return self.bound_call(self.binder.bind(args, kwargs))
 
-    def bound_call(self, positional: tuple) -> FlatCall:
-        if not self.uses_trees(positional):
+    def bound_call(self, positional: tuple, constant: frozenset = frozenset()) -> FlatCall:
+        """The plain call of these (bound) arguments; the lists and tuples of the parameters `constant` names
+        (a jvp's, given no tangent) are data passed whole, as grad passes those it does not differentiate."""
+        roots = self.roots - constant
+        if not self.uses_trees(positional, roots):
             plan = [(None, [root]) for root, _ in self.targets]
             return FlatCall(self.func, tuple(positional), self.names, self.wrt, plan, self.tuple_result,
                             user_names=tuple(self.names))
         values = self.full_values(positional)
         last = self._last
         if last is not None and (not last[1].deps or depends.hold(last[1].deps)):
-            leaves = self._same_leaves(values, last[0])
+            leaves = self._same_leaves(values, last[0], roots)
             if leaves is not None:  # the structures of the last call: its plan, without building them
                 return FlatCall(last[1].func, tuple(leaves), last[4], last[2], last[3], self.tuple_result, last[1],
                                 last[0], tuple(self.names))
-        structs = self.structures(values)
+        structs = self.structures(values, roots)
         flat, wrt, plan = self.prepared(structs)
         leaves = []
         for struct, value in zip(structs, values):
@@ -290,7 +292,7 @@ class Front:
         return FlatCall(flat.func, tuple(leaves), names, wrt, plan, self.tuple_result, flat, structs,
                         tuple(self.names))
 
-    def _same_leaves(self, values: list, structs: tuple) -> list | None:
+    def _same_leaves(self, values: list, structs: tuple, roots: set) -> list | None:
         """The leaves of `values` if `structures(values)` would give `structs` (dicts, lists,
         tuples and namedtuples of numbers and arrays, checked item by item); None when not, or
         not sure (objects, dataclasses, callables: the full comparison decides)."""
@@ -299,7 +301,7 @@ class Front:
             if name in self.target.hidden:
                 return None
             if struct is None:
-                if _is_tree(value, name in self.roots):
+                if _is_tree(value, name in roots):
                     return None
                 out.append(value)
             elif not _matches(value, struct, out):

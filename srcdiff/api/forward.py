@@ -87,7 +87,10 @@ class JvpFunction:
             except SrcDiffError as exc:
                 raise explained(exc) from None
         else:
-            call, several = _front(self).bound_call(primals), False
+            front = _front(self)  # (a list or tuple given no tangent, pairs=((0, 1), ...): data, passed whole)
+            call = front.bound_call(primals, frozenset(n for n, p, t in zip(front.names, primals, tangents)
+                                                       if t is None and isinstance(p, (list, tuple))))
+            several = False
             plain = call.func
         inner = self._inner.get(plain)
         if inner is None:

@@ -167,3 +167,39 @@ def test_the_refusal_names_what_to_change(func, arg, says):
     with pytest.raises(srcdiff.SrcDiffError, match=rf"(?s)test_wave33g\.py:\d+: .*{says}") as caught:
         srcdiff.grad(func)(arg)
     assert caught.value.location is not None or "test_wave33g.py" in str(caught.value)
+
+
+# ---- jvp of a function given a list or tuple of indices besides its parameter tree ----
+
+def data_rows():
+    return corpus.from_table(fd.DATA_SEQUENCES, "w33g", "wave33g_findings", 33)
+
+
+#: numba cannot index an array by a Python list passed as an argument (refused at the line)
+DATA_NUMBA_REFUSED = {"data_index_list_passed"}
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "data_pairs_default", p) for p in data_rows()],
+                         ids=_name)
+def test_jvp_passes_a_list_of_indices_whole(program):
+    """jvp, as grad: a list or tuple given no tangent is data (it read it as a tree to differentiate,
+    refusing ``zip(pairs, targets)`` and ``p["user"][idx]``)."""
+    matrix.assert_ok(program, ("jvp",))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", data_rows(), ids=_name)
+def test_data_rows_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)
+    matrix.assert_numba_unless_refused(program, DATA_NUMBA_REFUSED)
+
+
+# ---- jit="numba": a float32 argument meeting float64 data in np.dot ----
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "mixed_dot_rows", p)
+                                     for p in corpus.from_table(fd.MIXED_DTYPES, "w33g", "wave33g_findings", 33)],
+                         ids=_name)
+def test_numba_widens_a_float32_argument_numba_has_no_function_for(program):
+    """``np.dot(SIGNAL[i:i + k], kernel)`` of float64 data and a float32 kernel: numba has no dot of the two
+    dtypes; the compiled gradient computes in float64 and gives a float32 gradient back (it refused)."""
+    matrix.assert_ok(program, ("numba", "float32"))

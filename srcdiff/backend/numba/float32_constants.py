@@ -36,7 +36,10 @@ from .missing import float_array
 from .naming import overload
 from .runtime import zeros_like
 
-MIXED = re.compile(r"Cannot unify .*float32.* and .*float64|Cannot unify .*float64.* and .*float32")
+#: numba meeting float32 with float64: unifying them, or a function it has only for one dtype (``np.dot`` of
+#: a float64 row and a float32 kernel: "no implementation of dot(array(float64, ...), array(float32, ...))")
+MIXED = re.compile(r"Cannot unify .*float32.* and .*float64|Cannot unify .*float64.* and .*float32"
+                   r"|No implementation of function[\s\S]*?>>> [\w.]+\((?:.*float32.*float64|.*float64.*float32)")
 WRAP = "np.float32("
 KEPT = "zeros_kept"
 FLOATING = "floating_copy"
