@@ -264,8 +264,7 @@ def test_a_helper_returning_a_nested_object_is_that_object():
 
 
 @pytest.mark.parametrize("func, words, where", [
-    (columns_of_an_array, "list(...)", "cols = list(zip(*W))"),
-    (columns_looped_over, "list of lists", "for col in list(zip(*table))"),
+    (columns_of_an_array, "list(zip(*W)) as a value", "cols = list(zip(*W))"),
     (window_iterated, "window.append", "window.append(v)"),
     (two_classes_returned, "returns a tree", "return Pair(s.a, s.b)"),
     (returns_its_argument, "returns a tree", "return s"),
@@ -276,6 +275,16 @@ def test_spellings_still_refused_name_the_users_line(func, words, where):
         srcdiff.grad(func)(np.ones((2, 3)) if func is columns_of_an_array else np.array([0.5, 0.25, -0.4]))
     message = str(caught.value)
     assert words in message and where in message and HERE in message, message
+
+
+def test_columns_of_a_list_of_tuples_looped_over_agree():
+    """``for col in list(zip(*table))`` of a list of tuples made in the function: unrolled since wave 33g
+    (refused before as a list of lists)."""
+    x = np.array([0.5, 0.25, -0.4])
+    np.testing.assert_allclose(srcdiff.grad(columns_looped_over)(x),
+                               central_difference(columns_looped_over, (x,), 0), rtol=1e-6)
+    np.testing.assert_allclose(srcdiff.hessian(columns_looped_over)(x),
+                               [[0.0, 1.0, 1.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0]], atol=1e-12)
 
 
 def test_rebuilt_while_another_name_holds_it_over_a_count_given_agrees():

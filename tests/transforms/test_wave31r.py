@@ -86,8 +86,9 @@ ALL = (*matrix.EVERY, *closure_cells.EXTRA)
 KEPT = {"comp_zip_names", "comp_range_runtime", "appended_lambdas_indexed", "append_after_read",
         "helper_list_slice", "named_in_dict_loop"}
 #: refused by grad at the user's line, and so by every transformation
-#: (list_of_dicts_runtime_count, a list of dicts over range(layers) of an int argument, agrees since wave 33a)
-REFUSED = {"setdefault_groups", "setdefault_groups_zip", "setdefault_per_group_likelihood", "zip_keys_dict"}
+#: (list_of_dicts_runtime_count, a list of dicts over range(layers) of an int argument, and zip_keys_dict, keys
+#: zipped from a default tuple, agree since wave 33a)
+REFUSED = {"setdefault_groups", "setdefault_groups_zip", "setdefault_per_group_likelihood"}
 #: jit="numba" refuses these at the user's line
 NUMBA_REFUSED = {"zip_keys_priors"}  # (numba takes no Python dict: PRIORS[k] at a key of a loop)
 
