@@ -107,12 +107,7 @@ def _index_add_leading(base, index, value):
              "    out = base.astype(np.float64)",
              f"    n = np.broadcast_shapes({', '.join(f'index[{d}].shape' for d in range(count))})[0]",
              f"    w = np.ascontiguousarray(np.broadcast_to(value, (n,) + out.shape[{count}:]))"]
-    lines += [f"    i{d} = np.ascontiguousarray(np.broadcast_to(index[{d}], (n,)))" for d in range(count)]
-    lines.append("    for k in range(n):")
-    for d in range(count):
-        lines += [f"        p{d} = i{d}[k]",
-                  f"        if p{d} < -out.shape[{d}] or p{d} >= out.shape[{d}]:",
-                  "            raise IndexError('index out of bounds in index_add')"]
+    lines += _leading_positions(count, "out", "index out of bounds in index_add")
     place = ", ".join(f"p{d}" for d in range(count))
     lines += [f"        out[{place}] += w[k]", "    return out"]
     return made("\n".join(lines) + "\n")
@@ -129,15 +124,22 @@ def _index_read_leading(a, index):
     lines = ["def impl(a, index):",
              f"    n = np.broadcast_shapes({', '.join(f'index[{d}].shape' for d in range(count))})[0]",
              f"    got = np.empty((n,) + a.shape[{count}:], a.dtype)"]
-    lines += [f"    i{d} = np.ascontiguousarray(np.broadcast_to(index[{d}], (n,)))" for d in range(count)]
-    lines.append("    for k in range(n):")
-    for d in range(count):
-        lines += [f"        p{d} = i{d}[k]",
-                  f"        if p{d} < -a.shape[{d}] or p{d} >= a.shape[{d}]:",
-                  "            raise IndexError('index out of bounds')"]
+    lines += _leading_positions(count, "a", "index out of bounds")
     place = ", ".join(f"p{d}" for d in range(count))
     lines += [f"        got[k] = a[{place}]", "    return got"]
     return made("\n".join(lines) + "\n")
+
+
+def _leading_positions(count: int, array: str, message: str) -> list[str]:
+    """The lines of a loop over the `n` index tuples of `count` index arrays, each position ``p0, p1, ...``
+    checked against `array`'s leading axes as NumPy checks it."""
+    lines = [f"    i{d} = np.ascontiguousarray(np.broadcast_to(index[{d}], (n,)))" for d in range(count)]
+    lines.append("    for k in range(n):")
+    for d in range(count):
+        lines += [f"        p{d} = i{d}[k]",
+                  f"        if p{d} < -{array}.shape[{d}] or p{d} >= {array}.shape[{d}]:",
+                  f"            raise IndexError('{message}')"]
+    return lines
 
 
 @overload(index_add)
