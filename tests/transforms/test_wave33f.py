@@ -40,10 +40,16 @@ product with a block ``W[:, :n]`` has the state's shape (it need not: a key on w
 lengths are 1 would decide it), so ``unbroadcast`` calls and a seed's fill
 (``np.full(h_2.shape, 1.0) * h_2``) stay in biased_gates' and gru_concat's backward sweeps.
 
-Census (CENSUS_ROWS rows x grad, value_and_grad, hessian, jvp, vjp, tree, check, jacobian, hvp, float32,
+Census (17 rows x grad, value_and_grad, hessian, jvp, vjp, tree, check, jacobian, hvp, float32,
 vmap_grad, numba; cells ok / n/a / refused at the user's line / WRONG / BAD):
 
-CENSUS_TABLE
+    after:   196 ok, 8 n/a, 0 refused, 0 WRONG, 0 BAD
+    before:  196 ok, 8 n/a, 0 refused, 0 WRONG, 0 BAD
+
+(n/a: cells that do not apply to the row, as matrix.assert_ok_or_na allows: hvp of another argument
+than the first (7 cells), and reversed_named_b's hessian).
+A speed wave: every row agreed with central differences in every transformation, numba included,
+before, and does after (the passes change no derivative).
 
 Speed (grad / hand-written, CPU clock, median of 3 runs interleaved before / after, ``--quick
 --no-numba``; held out = benchmarks/variants33_gates.py, written before the changes):
