@@ -18,9 +18,65 @@ return from a while loop, float32 data).  Each goes through grad, value_and_grad
 jvp, vjp, jacobian, a tree of arguments, float32, vmap(grad) and jit="numba", against float64
 central differences (matrix.py, closure_cells.py).
 
-CENSUS
+Census (103 programs x 11 transformations; cells ok / n/a / refused at the user's line / WRONG / BAD,
+BAD being a crash or an internal error; n/a: hvp of another argument than the first, float32 of a
+float64-only argument, vmap of a tree, the Hessian where grad refused), before -> after the fixes:
 
-FINDINGS
+                     before:  ok  n/a  ref WRONG BAD     after:  ok  n/a  ref WRONG BAD
+    grad                     101    0    2     0   0            102    0    1     0   0
+    value_and_grad           101    0    2     0   0            102    0    1     0   0
+    hessian                   99    2    0     2   0            100    1    0     2   0
+    hvp                       96    3    2     2   0             97    3    1     2   0
+    jvp                      100    0    3     0   0            102    0    1     0   0
+    vjp                      101    0    2     0   0            102    0    1     0   0
+    jacobian                 101    0    2     0   0            102    0    1     0   0
+    tree                     101    0    2     0   0            102    0    1     0   0
+    float32                   97    5    1     0   0             98    5    0     0   0
+    vmap(grad)                80   23    0     0   0             81   22    0     0   0
+    numba                     98    0    4     0   1            100    0    2     0   1
+
+Measured once over every row (in parallel, on a loaded machine), then again on the rows the fixes
+touch; the slow set (``-m slow``) runs every row.  No finite wrong number anywhere: the image losses,
+attention, flows, rollouts, RK4 and Euler fits, solves and Cholesky likelihoods, HMM / Kalman
+recursions and configuration-driven models agree in every transformation.
+
+Found and fixed (variants in wave33g_findings.py):
+
+1. Refused with a misleading message: a module list (or tuple) of configuration dicts, ``ARCH =
+   [{"size": 4, "act": "tanh"}, ...]`` (cfg_arch_network and 11 variants): ``for spec in ARCH``,
+   ``ARCH[i]["act"]``, ``ARCH[0]["act"]`` said "index 'act' is not an integer", ``zip(ARCH, weights)``
+   "list(...) is not supported" at a loop with no ``list`` in it.  Now a loop over such a list (or its
+   enumerate, or a zip with numbers written out) is unrolled with each dict a constant
+   (lower/static_loops.py); zipped with a parameter list of tuples, each item is a dict tree of
+   constants (frontend/module_constants.record_entries); at constant indices the value is folded, at a
+   loop's count read when the function runs (lower/subscripts.py).  A tuple of dicts is compared by
+   value like a list (frontend/depends.state_of): changed in place, the gradient is built again (the
+   unrolling made it stale first; test_a_record_changed_in_place_builds_again).
+2. Refused by jvp only: a function of a parameter tree given a list or tuple of indices besides
+   (rec_neural_cf's ``pairs=((0, 1), ...)`` zipped, ``p["user"][idx]``): jvp read every list as a tree to
+   differentiate ("pairs is a parameter tree, passed whole to zip"); grad passes it whole.  Now a list
+   or tuple given no tangent is data (api/flatcall.Front.bound_call's `constant`).
+3. Refused by jit="numba" only: ``np.dot(SIGNAL[i:i + k], kernel)`` of float64 data and a float32
+   kernel (seq_conv1d_f32, ``v @ np.dot(M, v)``): numba has no dot of the two dtypes.  Its refusal now
+   counts as float32 meeting float64 (numba/float32_constants.MIXED): the compiled gradient computes in
+   float64 and gives a float32 gradient back, as for numba's "Cannot unify".
+4. Unclear refusals, now saying what to change: a dict built in the function with float keys
+   (ode_arrhenius' ``{300.0: 0.2, ...}``) said "needs constant keys" of constant keys; an array of
+   another module (``cfg.X_IN``) said "is not a number".
+
+Open:
+
+* WRONG (strict xfail below): gp_ard's Hessian and Hessian-vector product are NaN.  The squared
+  distances ``sq[:, None] + sq[None, :] - 2 * z @ z.T`` are exactly 0.0 on the diagonal, where
+  ``np.maximum(d2, 0.0)`` sits at its tie: the open class of NaN second derivatives at a kink's tie
+  (wave 30h's NAN_SECOND_ORDER, wave 31a's rank_squared_hinge).
+* BAD, seen once: phys_leapfrog's jit="numba" raised numba's "no compiled object yet for <Library
+  'leapfrog_grad'>" while four processes compiled on a loaded machine; alone it agrees (not
+  reproduced).
+* Refused at the user's line: ode_arrhenius (a dict keyed by floats built in the function, read at a
+  loop's float); jit="numba" of hyd_nash_cascade (``stores = [0.0] * n`` written by index: a list on one
+  path and an array on another), of ``ARCH[i]["act"]`` at a loop's count and of an array indexed by a
+  list argument; ``mod.X`` of an array another module holds (bind it by name).
 """
 
 from __future__ import annotations
@@ -52,7 +108,10 @@ KEPT = {"cfg_arch_network"}
 #: refused by grad at the user's line, and so by every transformation
 REFUSED = {"ode_arrhenius"}
 #: jit="numba" refuses these at the user's line
-NUMBA_REFUSED: set = set()
+NUMBA_REFUSED = {"hyd_nash_cascade"}
+#: NaN second order where np.maximum(d2, 0.0) sits at its tie on the diagonal (open)
+TIED = {"gp_ard", "gp_ard_f32"}
+SECOND_ORDER = ("hessian", "hvp")
 
 
 def accepted():
@@ -67,7 +126,15 @@ def test_first_order(program):
 @pytest.mark.slow
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
+    transforms = ALL if _name(program) not in TIED else tuple(t for t in ALL if t not in SECOND_ORDER)
+    matrix.assert_ok_or_na(program, transforms)
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="open: NaN second order at the tie of np.maximum(d2, 0.0) on the diagonal")
+@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in TIED], ids=_name)
+def test_second_order_at_a_tie(program):
+    matrix.assert_ok(program, SECOND_ORDER)
 
 
 @pytest.mark.slow  # (numba compiles for seconds a program)
