@@ -38,6 +38,9 @@ def persistence(node: Node, definitions: dict[str, Node]) -> ast.expr | None:
     if getattr(node.rule, "func", None) not in TIED or len(node.inputs) != 2:
         return None
     terms = _same(node.inputs[0], node.inputs[1], definitions, DEPTH)
+    for tied, other in (node.inputs, node.inputs[::-1]):
+        if terms is None:  # (a difference of one function with itself, tied with 0: at every point)
+            terms = _difference_of_same(tied, other, definitions)
     if terms is None:  # (a pairwise squared distance clipped at 0: tied on its diagonal)
         return diagonal_persistence(*node.inputs, definitions) or diagonal_persistence(*node.inputs[::-1], definitions)
     if not terms:
@@ -88,6 +91,16 @@ def with_persistence(contribution: ast.expr, persist) -> ast.expr:
             return call
 
     return Add().visit(contribution)
+
+
+def _difference_of_same(tied: Operand, other: Operand, definitions: dict[str, Node]) -> list[ast.expr] | None:
+    """Conditions under which `tied` is ``a - b`` of two operands that are one function near the point
+    and `other` the constant 0 (``np.maximum(x - x, 0.0)``: 0 whatever x is), or None."""
+    node = _defined(tied, definitions)
+    if node is None or node.rule.name not in ("operator.sub", "numpy.subtract") or len(node.inputs) != 2 \
+            or not (isinstance(other, Const) and type(other.value) in (int, float) and other.value == 0):
+        return None
+    return _same(node.inputs[0], node.inputs[1], definitions, DEPTH - 1)
 
 
 def _plain(operand: Operand) -> bool:

@@ -10,8 +10,10 @@ Without this proof the Hessian of a Gaussian process's marginal likelihood is Na
 scale's row (rules/kinks.py: a tie's share jumps where the tie ends).  The proof is read from the
 program: ``d2`` is a sum of the row and column broadcasts of one ``sq`` of a ``z`` with the same
 coefficient ``c``, and ``-2 c`` times the Gram matrix ``z @ z.T`` of the same ``z`` (numbers may
-scale either factor), nothing else.  The condition passed to the tie as its `persist` operand
-(ad/ties.py) is the diagonal, ``np.eye(n) == 1``, of the 2-D ``z``'s rows.
+scale either factor), and any multiple of the broadcast form ``np.sum((z[:, None, :] - z[None, :, :])
+** 2, axis=-1)``, whose diagonal is exactly 0 too; nothing else.  The condition passed to the tie as its
+`persist` operand (ad/ties.py) is the diagonal, ``np.eye(n) == 1``, of the rows of ``z`` where ``z``
+is 2-D (of another, nothing is proved).
 """
 
 from __future__ import annotations
@@ -39,19 +41,17 @@ def diagonal_persistence(tied: Operand, other: Operand, definitions: dict[str, N
     if not (isinstance(other, Const) and type(other.value) in (int, float) and other.value == 0):
         return None
     terms: Counter = Counter()
-    if not _collect(tied, 1.0, definitions, terms, DEPTH):
+    if not _collect(tied, 1.0, definitions, terms, DEPTH) or not terms:
         return None
-    terms = Counter({k: c for k, c in terms.items() if c != 0})
     kinds = {k[1] for k in terms}
-    if len(terms) != 3 or len(kinds) != 1:
+    if len(kinds) != 1:
         return None
     z = kinds.pop()
-    c = terms.get(("row", z))
-    if not c or terms.get(("column", z)) != c or terms.get(("gram", z)) != -2 * c:
+    c = terms.get(("row", z), 0.0)
+    if terms.get(("column", z), 0.0) != c or terms.get(("gram", z), 0.0) != -2 * c:
         return None
-    rows = ast.Subscript(ast.Attribute(ast.Name(z, ast.Load()), "shape", ast.Load()), ast.Constant(0), ast.Load())
-    eye = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "eye", ast.Load()), [rows], [])
-    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "equal", ast.Load()), [eye, ast.Constant(1.0)], [])
+    # (the diagonal of z's rows, and only of a 2-D z: nothing is proved of another)
+    return ast.parse(f"np.logical_and(np.equal(np.eye({z}.shape[0]), 1.0), np.equal({z}.ndim, 2))", mode="eval").body
 
 
 def _defined(operand: Operand, definitions: dict[str, Node]) -> Node | None:
@@ -91,6 +91,12 @@ def _collect(operand: Operand, coefficient: float, definitions, terms: Counter, 
             return False
         terms["row" if node.static["index"] == _ROW else "column", z] += coefficient
         return True
+    if name in _SUMS and len(inputs) == 1 and node.static.get("axis") in (-1, 2) and not node.static.get("keepdims"):
+        z = _pairwise_difference(_square_of(inputs[0], definitions), definitions)
+        if z is None:
+            return False
+        terms["pairs", z] += coefficient
+        return True
     if name in _MATMUL and len(inputs) == 2:
         left, k = _scaled(inputs[0], definitions)
         transposed, m = _scaled(inputs[1], definitions)
@@ -121,15 +127,42 @@ def _squares_of(operand: Operand, definitions) -> str | None:
     if node is None or node.rule.name not in _SUMS or len(node.inputs) != 1 \
             or node.static.get("axis") not in (1, -1) or node.static.get("keepdims"):
         return None
-    square = _defined(node.inputs[0], definitions)
+    squared = _square_of(node.inputs[0], definitions)
+    return squared.name if isinstance(squared, Var) else None
+
+
+def _square_of(operand: Operand, definitions) -> Operand | None:
+    """The operand `operand` squares (``x ** 2``, ``x * x``, ``np.square(x)``), or None."""
+    square = _defined(operand, definitions)
     if square is None:
         return None
     name, inputs = square.rule.name, square.inputs
     if name in {"operator.pow", "numpy.power"} and len(inputs) == 2 and _number(inputs[1]) == 2 \
             or name == "numpy.square" and len(inputs) == 1 \
             or name in _MUL and len(inputs) == 2 and inputs[0] == inputs[1]:
-        return inputs[0].name if isinstance(inputs[0], Var) else None
+        return inputs[0]
     return None
+
+
+_FIRST = ((("slice", 0), ("newaxis", 0), ("slice", 0)), (("slice", 0), ("newaxis", 0)))
+_SECOND = ((("newaxis", 0), ("slice", 0), ("slice", 0)), (("newaxis", 0), ("slice", 0)), (("newaxis", 0),))
+
+
+def _pairwise_difference(operand: Operand | None, definitions) -> str | None:
+    """The name of ``z`` where `operand` is ``z[:, None, :] - z[None, :, :]`` (or ``z[:, None] -
+    z[None]``, either way round): 0 where the first two indices agree, whatever ``z`` is."""
+    node = _defined(operand, definitions) if operand is not None else None
+    if node is None or node.rule.name not in _SUB or len(node.inputs) != 2:
+        return None
+    sides = [_defined(v, definitions) for v in node.inputs]
+    if any(s is None or s.rule.name != "getitem" or len(s.inputs) != 1 or not isinstance(s.inputs[0], Var)
+           or any(piece != (None, None, None) for piece in s.static.get("slices", ())) for s in sides):
+        return None
+    first, second = sides if sides[0].static.get("index") in _FIRST else sides[::-1]
+    if first.static.get("index") not in _FIRST or second.static.get("index") not in _SECOND \
+            or first.inputs[0] != second.inputs[0]:
+        return None
+    return first.inputs[0].name
 
 
 __all__ = ["diagonal_persistence"]
