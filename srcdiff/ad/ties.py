@@ -24,6 +24,7 @@ import copy
 import numpy as np
 
 from ..ir.nodes import Const, Global, Node, Operand, UserCall, Var, operand_ast
+from .zero_diagonals import diagonal_persistence
 
 #: the primitives whose derivable adjoint is a tie of their two operands
 TIED = (np.maximum, np.minimum, np.fmax, np.fmin, builtins.max, builtins.min)
@@ -37,8 +38,11 @@ def persistence(node: Node, definitions: dict[str, Node]) -> ast.expr | None:
     if getattr(node.rule, "func", None) not in TIED or len(node.inputs) != 2:
         return None
     terms = _same(node.inputs[0], node.inputs[1], definitions, DEPTH)
-    if terms is None:
-        return None
+    for tied, other in (node.inputs, node.inputs[::-1]):
+        if terms is None:  # (a difference of one function with itself, tied with 0: at every point)
+            terms = _difference_of_same(tied, other, definitions)
+    if terms is None:  # (a pairwise squared distance clipped at 0: tied on its diagonal)
+        return diagonal_persistence(*node.inputs, definitions) or diagonal_persistence(*node.inputs[::-1], definitions)
     if not terms:
         return ast.Constant(True)
     condition = terms[0]
@@ -66,6 +70,9 @@ def clip_persistence(node: Node, definitions: dict[str, Node]) -> dict | None:
             if (i, j) == (0, 2) and not _none(node.inputs[1]):  # (a_max's share ties np.maximum(x, a_min) with it)
                 above = ast.BinOp(condition, ast.BitAnd(), _compare(node.inputs[0], ast.Gt(), node.inputs[1]))
                 found[ast.unparse(ast.parse(f"np.maximum({x}, {ast.unparse(operand_ast(node.inputs[1]))})")), y] = above
+        elif (i, j) == (0, 1) and (diagonal := diagonal_persistence(node.inputs[0], node.inputs[1], definitions)):
+            # (a pairwise squared distance clipped at 0 below: tied with its bound on its diagonal)
+            found[tuple(ast.unparse(operand_ast(node.inputs[k])) for k in (0, 1))] = diagonal
     return found or None
 
 
@@ -84,6 +91,16 @@ def with_persistence(contribution: ast.expr, persist) -> ast.expr:
             return call
 
     return Add().visit(contribution)
+
+
+def _difference_of_same(tied: Operand, other: Operand, definitions: dict[str, Node]) -> list[ast.expr] | None:
+    """Conditions under which `tied` is ``a - b`` of two operands that are one function near the point
+    and `other` the constant 0 (``np.maximum(x - x, 0.0)``: 0 whatever x is), or None."""
+    node = _defined(tied, definitions)
+    if node is None or node.rule.name not in ("operator.sub", "numpy.subtract") or len(node.inputs) != 2 \
+            or not (isinstance(other, Const) and type(other.value) in (int, float) and other.value == 0):
+        return None
+    return _same(node.inputs[0], node.inputs[1], definitions, DEPTH - 1)
 
 
 def _plain(operand: Operand) -> bool:
