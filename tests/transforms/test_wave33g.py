@@ -66,10 +66,9 @@ Found and fixed (variants in wave33g_findings.py):
 
 Open:
 
-* WRONG (strict xfail below): gp_ard's Hessian and Hessian-vector product are NaN.  The squared
-  distances ``sq[:, None] + sq[None, :] - 2 * z @ z.T`` are exactly 0.0 on the diagonal, where
-  ``np.maximum(d2, 0.0)`` sits at its tie: the open class of NaN second derivatives at a kink's tie
-  (wave 30h's NAN_SECOND_ORDER, wave 31a's rank_squared_hinge).
+* Fixed by wave 33i (test_wave33i.py): gp_ard's Hessian and Hessian-vector product were NaN.  The
+  squared distances ``sq[:, None] + sq[None, :] - 2 * z @ z.T`` are exactly 0.0 on the diagonal, where
+  ``np.maximum(d2, 0.0)`` sits at its tie for every parameter value (ad/zero_diagonals.py).
 * BAD, seen once: phys_leapfrog's jit="numba" raised numba's "no compiled object yet for <Library
   'leapfrog_grad'>" while four processes compiled on a loaded machine; alone it agrees (not
   reproduced).
@@ -109,9 +108,6 @@ KEPT = {"cfg_arch_network"}
 REFUSED = {"ode_arrhenius"}
 #: jit="numba" refuses these at the user's line
 NUMBA_REFUSED = {"hyd_nash_cascade"}
-#: NaN second order where np.maximum(d2, 0.0) sits at its tie on the diagonal (open)
-TIED = {"gp_ard", "gp_ard_f32"}
-SECOND_ORDER = ("hessian", "hvp")
 
 
 def accepted():
@@ -126,15 +122,7 @@ def test_first_order(program):
 @pytest.mark.slow
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
-    transforms = ALL if _name(program) not in TIED else tuple(t for t in ALL if t not in SECOND_ORDER)
-    matrix.assert_ok_or_na(program, transforms)
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open: NaN second order at the tie of np.maximum(d2, 0.0) on the diagonal")
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in TIED], ids=_name)
-def test_second_order_at_a_tie(program):
-    matrix.assert_ok(program, SECOND_ORDER)
+    matrix.assert_ok_or_na(program, ALL)
 
 
 @pytest.mark.slow  # (numba compiles for seconds a program)
