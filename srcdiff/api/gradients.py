@@ -162,7 +162,7 @@ class GradFunction:
             elif not self.options.jit and self._fast_ok():
                 _point_call(self, staticmethod(_with_defaults(driver.fast_function(lowered, variant, self._slow),
                                                               self.front.target.func)))
-                code_swaps.watch(lowered.parsed.func, self)  # (its __code__ replaced: _reset)
+                code_swaps.watch(lowered.parsed.func, self, lowered.parsed.code)  # (__code__ replaced: _reset)
         return self._jitted(variant, lowered, args) if self.options.jit else variant.function(*args)
 
     def _jitted(self, variant: Variant, lowered: Lowered, args: tuple):
@@ -172,7 +172,7 @@ class GradFunction:
         if self._fast_ok() and not lowered.statics and not lowered.constants:
             _point_call(self, staticmethod(jit.fast_call(run, tuple(map(shapes.signature, args)), lowered,
                                                          self._slow, self._positional)))
-            code_swaps.watch(lowered.parsed.func, self)
+            code_swaps.watch(lowered.parsed.func, self, lowered.parsed.code)
         return result
 
     def _fast_ok(self) -> bool:
