@@ -153,27 +153,26 @@ class GradFunction:
         """Find or compile the variant for these arguments, make it the fast path, run it."""
         if self._uses_trees(args):
             return self._trees(args, args, {})
-        variant = self._variant(args)
-        self._last = variant
-        if self.options.jit:
-            return self._jitted(variant, args)
-        if self._fast_ok():
-            _point_call(self, staticmethod(_with_defaults(driver.fast_function(self._lowered, variant, self._slow),
-                                                          self.front.target.func)))
-            code_swaps.watch(self._lowered.parsed.func, self)  # (its __code__ replaced: _reset)
-        return variant.function(*args)
+        with CACHE.lock:  # (another thread's first call may set `_lowered` between these lines)
+            variant = self._variant(args)
+            lowered = cast(Lowered, self._lowered)  # `_variant` set it for these arguments
+            self._last = variant
+            if self.options.jit and variant.jitted is None:
+                variant.jitted = jit.numba_function(variant, lowered, TEMPLATE_GLOBALS, CACHE.origins)
+            elif not self.options.jit and self._fast_ok():
+                _point_call(self, staticmethod(_with_defaults(driver.fast_function(lowered, variant, self._slow),
+                                                              self.front.target.func)))
+                code_swaps.watch(lowered.parsed.func, self, lowered.parsed.code)  # (__code__ replaced: _reset)
+        return self._jitted(variant, lowered, args) if self.options.jit else variant.function(*args)
 
-    def _jitted(self, variant: Variant, args: tuple):
+    def _jitted(self, variant: Variant, lowered: Lowered, args: tuple):
         """Run the numba-compiled `variant`; later calls of the same signature go straight to it."""
-        lowered = cast(Lowered, self._lowered)  # `_variant` set it for these arguments
-        if variant.jitted is None:
-            variant.jitted = jit.numba_function(variant, lowered, TEMPLATE_GLOBALS, CACHE.origins)
         run = cast(Callable[..., Any], variant.jitted)
         result = run(*args)
         if self._fast_ok() and not lowered.statics and not lowered.constants:
             _point_call(self, staticmethod(jit.fast_call(run, tuple(map(shapes.signature, args)), lowered,
                                                          self._slow, self._positional)))
-            code_swaps.watch(lowered.parsed.func, self)
+            code_swaps.watch(lowered.parsed.func, self, lowered.parsed.code)
         return result
 
     def _fast_ok(self) -> bool:

@@ -31,8 +31,9 @@ def compiled(made, found, extra=None) -> Callable[..., Any]:
     """The Variant `made` of the `Lowered` `found` compiled by numba (made once per variant,
     kept on it): a function of the variant's arguments.  `extra`: functions compiled in its
     module (backend/jit.py)."""
-    if made.jitted is None:
-        made.jitted = numba_backend.numba_function(made, found, TEMPLATE_GLOBALS, CACHE.origins, extra)
+    with CACHE.lock:  # (two threads' first calls make one module: backend/jit.py)
+        if made.jitted is None:
+            made.jitted = numba_backend.numba_function(made, found, TEMPLATE_GLOBALS, CACHE.origins, extra)
     return cast(Callable[..., Any], made.jitted)
 
 

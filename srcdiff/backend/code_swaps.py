@@ -25,8 +25,12 @@ _installed = False
 _lock = threading.Lock()
 
 
-def watch(function, gradient) -> None:
-    """Call ``gradient._reset()`` when `function`'s ``__code__`` is assigned (both held weakly)."""
+def watch(function, gradient, code=None) -> None:
+    """Call ``gradient._reset()`` when `function`'s ``__code__`` is assigned (both held weakly).
+
+    `code`: the code the gradient was made from.  Another thread may have assigned a new one
+    after the gradient read it and before this call (its event found nothing to reset): then
+    the gradient is reset here, else its fast path would run the old code's gradient."""
     global _installed
     with _lock:
         if not _installed:
@@ -36,6 +40,8 @@ def watch(function, gradient) -> None:
             _watched.setdefault(function, weakref.WeakSet()).add(gradient)
         except TypeError:  # (no weak reference to it: never happens for a Python function)
             pass
+    if code is not None and getattr(function, "__code__", code) is not code:
+        gradient._reset()
 
 
 def _on_event(event: str, args: tuple) -> None:
@@ -43,7 +49,8 @@ def _on_event(event: str, args: tuple) -> None:
     if event != "object.__setattr__" or len(args) != 3 or args[1] != "__code__":
         return
     try:
-        gradients = _watched.pop(args[0], None)
+        with _lock:  # (a thread may be adding a gradient of the same function: watch)
+            gradients = _watched.pop(args[0], None)
     except TypeError:  # (an object of no weak reference: not a watched function)
         return
     for gradient in list(gradients or ()):

@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.util
 import os
 import re
-import sys
-import tempfile
+import threading
 import types
 from contextlib import nullcontext
 from dataclasses import replace
@@ -29,7 +27,8 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import SrcDiffError
-from . import code_swaps
+from . import code_swaps, module_files
+from .module_files import cache_folder
 
 HINT = "use srcdiff.grad(f) without jit=, or keep the function to loops and NumPy calls numba compiles"
 #: the same for srcdiff.vmap's batched code, which without jit= runs what it cannot batch one example at a time
@@ -93,6 +92,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         raise SrcDiffError("jit='numba' needs numba, which is not installed",
                            hint="pip install 'srcdiff[numba]'") from None
     from .numba import (
+        cache_races,
         compile_watch,
         dict_args,
         empty_lists,
@@ -152,12 +152,13 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         text = "\n".join(header) + "\n\n\n" + built.source + "\n"
         offset = len(header) + 2
         special.prepare(name for _, name in built.imports.values() if name)  # (SciPy's compiled code it calls)
-        module = _load(built.main, text)
-        if not hasattr(module, _COMPILED):  # (a module loaded before in this process has its dispatchers)
-            for name in built.functions:
-                setattr(module, name, numba.njit(cache=built.cached, **numba_module.NUMBA_OPTIONS)(
-                    getattr(module, name)))
-            setattr(module, _COMPILED, True)
+        with module_files.LOADING:
+            module = module_files.load(built.main, text)
+            if not hasattr(module, _COMPILED):  # (a module loaded before in this process has its dispatchers)
+                for name in built.functions:
+                    setattr(module, name, numba.njit(cache=built.cached, **numba_module.NUMBA_OPTIONS)(
+                        getattr(module, name)))
+                setattr(module, _COMPILED, True)
         run.source, run.module, run.dispatcher, run.built = text, module, getattr(module, built.main), built
         run.given = list_reads.spellings(built.source, [e.param for e in env])  # (a module list of numbers)
         run.lines = {line + offset: origin for line, origin in built.lines.items()}
@@ -167,11 +168,18 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     options = found.options
 
     def run(*args):
+        if first_call.signature(args) in run.checked:
+            return checked_run(*args)
+        with run.first:  # a first call checks, and may compile a retry: one thread at a time
+            return checked_run(*args)
+
+    def checked_run(*args):
         values = run.given([e.current() for e in env])
         try:
             typed = [*values, *(dict_args.given(a) if i in dicts_at else _typed(a) for i, a in enumerate(args))]
             with compile_watch.watched(run.watch) if first_call.signature(args) not in run.checked else nullcontext():
-                result = run.dispatcher(*(map(widening.widened, typed) if run.widen else typed))
+                result = cache_races.called(run.dispatcher, run.module, run.built.functions,  # (several processes)
+                                            list(map(widening.widened, typed)) if run.widen else typed)
             if options.mode == "reverse":
                 result = result_dtypes.in_argument_dtypes(result, args, positions, options)
         except refused as exc:
@@ -209,7 +217,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             run.checked[kind] = result_dtypes.following(result, want)  # NumPy's dtypes (result_dtypes.py)
         return result_dtypes.conformed(result, run.checked[kind])
     compiled(widening.in_float64(built) if built.widen else built)
-    run.checked, run.widen, run.watch = {}, built.widen, {}
+    run.checked, run.widen, run.watch, run.first = {}, built.widen, {}, threading.RLock()
     tried = {built.source}  # the fused code's refusal is not the user's: the plain code is tried too
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, None if dicts_at else positions, built.main  # (numba/entry.py: a dict
@@ -326,52 +334,6 @@ def _helpers_stamp(numba) -> str:
             with open(os.path.join(folder, name), "rb") as fh:
                 digest.update(fh.read())
     return digest.hexdigest()[:16]
-
-
-def cache_folder() -> str:
-    """Where the generated modules (and numba's cache of them) are kept."""
-    folder = os.environ.get("SRCDIFF_NUMBA_CACHE")
-    if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "srcdiff", "numba")
-    return folder
-
-
-def _load(main: str, text: str):
-    """The module of `text`, written to a file named by its hash (written once: numba's cache
-    is keyed on the file's time stamp)."""
-    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
-    name = f"srcdiff_numba_{main}_{digest}"
-    if name in sys.modules:  # the same code compiled before in this process
-        return sys.modules[name]
-    for folder in (cache_folder(), os.path.join(tempfile.gettempdir(), f"srcdiff-numba-{os.getuid()}")):
-        path = os.path.join(folder, f"{name}.py")
-        try:
-            os.makedirs(folder, exist_ok=True)
-            if not _holds(path, text):
-                temporary = f"{path}.{os.getpid()}.tmp"
-                with open(temporary, "w") as fh:
-                    fh.write(text)
-                os.replace(temporary, path)  # whole, even with other processes writing it too
-            break
-        except OSError:
-            continue
-    else:
-        raise SrcDiffError("jit='numba' could not write the generated module to a file",
-                           hint="set SRCDIFF_NUMBA_CACHE to a folder you can write")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # numba's cache finds the module of what it loads by name
-    spec.loader.exec_module(module)
-    return module
-
-
-def _holds(path: str, text: str) -> bool:
-    try:
-        with open(path) as fh:
-            return fh.read() == text
-    except OSError:
-        return False
 
 
 __all__ = ["cache_folder", "fast_call", "numba_function"]

@@ -8,6 +8,8 @@ called user function's adjoint.  Every piece of state srcdiff keeps between call
 
 from __future__ import annotations
 
+import functools
+import threading
 import types
 import weakref
 from dataclasses import dataclass, field
@@ -134,6 +136,10 @@ class Cache:
         #: changes whenever `lowered` may lose or replace an entry: a `Plan` that saw its lowerings
         #: current at this generation need not search `lowered` for them again (api/plans.py)
         self.generation = 0
+        #: held while a function is lowered, a variant compiled or a fast path made: two threads
+        #: calling a fresh gradient at once get one `Lowered` and one `Variant` per key (without it
+        #: one thread's variant was replaced by the other's, and its fast path not found: StopIteration)
+        self.lock = threading.RLock()
 
     def clear(self) -> None:
         self.generation += 1
@@ -150,5 +156,16 @@ class Cache:
 
 
 CACHE = Cache()
+
+
+def serialized(function):
+    """`function` run holding `CACHE.lock`: the compile path's caches are shared by threads, and
+    a check-then-compile must not interleave with another thread's (reentrant: callees compile
+    through the same path)."""
+    @functools.wraps(function)
+    def locked(*args, **kwargs):
+        with CACHE.lock:
+            return function(*args, **kwargs)
+    return locked
 TABLE.listeners.append(CACHE.clear)  # a new rule changes what lowering and adjoints produce
 

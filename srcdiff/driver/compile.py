@@ -45,7 +45,7 @@ from ..lower.writes import check_in_place
 from ..rules import TABLE, TEMPLATE_GLOBALS
 from ..rules.runtime import HELPERS
 from . import batched, forward
-from .cache import CACHE, Callee, Lowered, Options, Variant
+from .cache import CACHE, Callee, Lowered, Options, Variant, serialized
 from .callee_lowering import call_facts, called, generated_defaults, static_values
 from .callee_shapes import CalleeShapes, parameter_shapes
 from .lowering import describe, inlinable, lower_parsed
@@ -53,6 +53,7 @@ from .python_float_args import plain_global, python_float_arrays
 
 # ---- shapes, reverse, codegen, optimize, render, load: once per signature ----
 
+@serialized
 def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
     """The compiled gradient of `found` for argument signatures `key` (None: nothing known).
 
@@ -289,6 +290,7 @@ def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
     return function
 
 
+@serialized
 def fast_function(found: Lowered, made: Variant, slow):
     """`made` compiled again behind a guard of its signature: other calls go to `slow`.  Whoever
     calls it watches the function's ``__code__`` (backend/code_swaps.py) where `code_swaps.WATCHING`."""
@@ -319,6 +321,7 @@ def _direct_names(found: Lowered) -> set[str]:
 
 # ---- the adjoints of called user functions ----
 
+@serialized
 def callee(spec: CallSpec) -> Callee:
     """The `Callee` whose cell holds ``vjp(*args) -> (value, pullback)`` for `spec` (compiled on first use).
 

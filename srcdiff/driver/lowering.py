@@ -22,9 +22,10 @@ from ..lower.facts import ParamFacts, argument_facts, callee_facts, facts_key, i
 from ..lower.lowerer import lower_specialised
 from ..rules import TABLE, TEMPLATE_GLOBALS
 from ..rules.draws import GENERATORS, shared_stream
-from .cache import CACHE, Lowered, Options
+from .cache import CACHE, Lowered, Options, serialized
 
 
+@serialized
 def lowered(func, wrt: tuple[str, ...], options: Options, args: tuple | None = None) -> Lowered:
     """The lowered `func` for a call with positional `args` (None: its defaults)."""
     parsed = parse_function(func)
