@@ -275,6 +275,46 @@ def blocks_in_a_loop(x, n=3):
     return s
 
 
+def blocks_bound_rebound_between_writes(x, n=3):
+    h = np.full(2, 0.1)
+    s = 0.0
+    for _ in range(2):
+        pre = np.zeros((2, 4))
+        pre[:, :n] = np.tanh(x[:, :n] * h[:, None])
+        n = n - 1
+        pre[:, n:] = np.sin(x[:, n:] + h[:, None])
+        h = pre[:, 0] * pre[:, 3]
+        s = s + np.sum(pre ** 2)
+    return s
+
+
+def blocks_copied_bound_moved(x, n=2):
+    h = np.full(2, 0.1)
+    s = 0.0
+    for _ in range(2):
+        pre = np.zeros((2, 4))
+        m = n
+        pre[:, :m] = np.tanh(x[:, :m] * h[:, None])
+        m = m + 1
+        pre[:, m:] = np.sin(x[:, m:] + h[:, None])
+        h = pre[:, 0] * pre[:, 3]
+        s = s + np.sum(pre ** 2)
+    return s
+
+
+def blocks_read_between_writes(x, n=2):
+    h = np.full(2, 0.1)
+    s = 0.0
+    for _ in range(3):
+        pre = np.zeros((2, 4))
+        pre[:, :n] = np.tanh(x[:, :n] * h[:, None])
+        s = s + np.sum(pre * pre)
+        pre[:, n:] = np.sin(x[:, n:] + h[:, None])
+        h = pre[:, 0] * pre[:, 3]
+        s = s + np.sum(pre ** 2)
+    return s
+
+
 def count_argument(params, n):
     return sum(params[f"w{i}"] ** 2 * (i + 1) for i in range(n))
 
@@ -327,6 +367,9 @@ PROGRAMS = [
     ("blocks_stepped", blocks_stepped, _matrix, 0),
     ("blocks_changed_between", blocks_changed_between, _matrix, 0),
     ("blocks_in_a_loop", blocks_in_a_loop, _matrix, 0),
+    ("blocks_bound_rebound_between_writes", blocks_bound_rebound_between_writes, _matrix, 0),
+    ("blocks_copied_bound_moved", blocks_copied_bound_moved, _matrix, 0),
+    ("blocks_read_between_writes", blocks_read_between_writes, _matrix, 0),
     ("count_argument_numpy_int", count_argument, _params(np.int64(3)), 0),
     ("count_argument_zero", count_argument, _params(0), 0),
     ("count_argument_negative", count_argument, _params(-2), 0),
