@@ -319,6 +319,13 @@ def count_argument(params, n):
     return sum(params[f"w{i}"] ** 2 * (i + 1) for i in range(n))
 
 
+def count_argument_alternating(params, n):
+    h = params["w0"]
+    for i in range(n):
+        h = np.tanh(h * params[f"w{i % 2}"] + 0.1)
+    return h
+
+
 def labels_duplicated(params, labels):
     return sum(params[lab] ** 2 * (k + 1) for k, lab in enumerate(labels))
 
