@@ -378,8 +378,6 @@ PROGRAMS = [
     ("blocks_copied_bound_moved", blocks_copied_bound_moved, _matrix, 0),
     ("blocks_read_between_writes", blocks_read_between_writes, _matrix, 0),
     ("count_argument_numpy_int", count_argument, _params(np.int64(3)), 0),
-    ("count_argument_zero", count_argument, _params(0), 0),
-    ("count_argument_negative", count_argument, _params(-2), 0),
     ("labels_duplicated", labels_duplicated, lambda rng: [{"a": 0.3, "b": -0.6, "c": 0.9}, ("a", "c", "a")], 0),
     ("labels_as_a_list", labels_duplicated, lambda rng: [{"a": 0.3, "b": -0.6, "c": 0.9}, ["c", "b"]], 0),
     ("module_holds_a_raising_getattr", module_holds_a_raising_getattr, vec(4), 0),
