@@ -213,9 +213,18 @@ def _linalg_module(names, sl) -> ast.expr | None:
         if value is sl:
             return ast.Name(name, ast.Load())
     for name, value in scope.items():
-        if getattr(value, "linalg", None) is sl:
+        if _attribute(value, "linalg") is sl:
             return ast.Attribute(ast.Name(name, ast.Load()), "linalg", ast.Load())
     return None
+
+
+def _attribute(value, name: str):
+    """``getattr(value, name, None)``, None too where a user's ``__getattr__`` raises another error
+    (a KeyError of a dict it reads from)."""
+    try:
+        return getattr(value, name, None)
+    except Exception:  # noqa: BLE001  (the user's code, run only to look for a module)
+        return None
 
 
 def _contents(cell):

@@ -115,11 +115,14 @@ def holds_itself(value, within: tuple = ()) -> bool:
     return any(holds_itself(v, (*within, id(value))) for v in items)
 
 
-def class_dependency(cls: type, name: str, value) -> Dependency:
-    """`name` of class `cls` holding `value` (a method, a property, a staticmethod, ``__call__``),
-    read in the class of `cls`'s MRO that defines it: rebound there, or its code replaced, the
+def class_dependency(cls: type, name: str, value) -> list[Dependency]:
+    """`name` of class `cls` holding `value` (a method, a property, a staticmethod, ``__call__``, a
+    number), read in the class of `cls`'s MRO that defines it: rebound there, or its code replaced, or
+    set on a class before it in the MRO (``Sub.a = 7.0`` where ``Base.a`` was read as ``Sub.a``), the
     code built from it is built again."""
-    return Dependency(vars(next(k for k in cls.__mro__ if name in vars(k))), name, value)
+    owner = next(k for k in cls.__mro__ if name in vars(k))
+    before = cls.__mro__[:cls.__mro__.index(owner)]
+    return [*(Dependency(vars(k), name, MISSING) for k in before), Dependency(vars(owner), name, value)]
 
 
 #: a class's descriptors of a function (``Model.scale``, ``self.gain``): its state is the function's

@@ -86,7 +86,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
         cls = base.struct.cls
         found = inspect.getattr_static(cls, attr, None) if kind in ("namedtuple", "dataclass", "object") else None
         if isinstance(found, (types.FunctionType, staticmethod, property, functools.cached_property)):
-            self.deps.append(depends.class_dependency(cls, attr, found))  # (rebound, or its code replaced)
+            self.deps.extend(depends.class_dependency(cls, attr, found))  # (rebound, or its code replaced)
         if isinstance(found, types.FunctionType):  # self.method(...): the function, given self's tree
             return Method(getattr(cls, attr), base, attr)
         if isinstance(found, staticmethod):  # self.scale(x): a plain function, held in a cell
@@ -215,7 +215,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             return self.helper_call(node, target.func, [target.owner], {}, f"{target.name}")
         if isinstance(target, Node) and target.struct.kind in ("namedtuple", "dataclass", "object") \
                 and isinstance(inspect.getattr_static(target.struct.cls, "__call__", None), types.FunctionType):
-            self.deps.append(depends.class_dependency(cls := target.struct.cls, "__call__", call := cls.__call__))
+            self.deps.extend(depends.class_dependency(cls := target.struct.cls, "__call__", call := cls.__call__))
             return self.helper_call(node, call, [target], {}, f"{cls.__name__}_call")  # model(x): its __call__
         if isinstance(target, Bound):  # a partial made here of computed values
             return self.helper_call(node, target.func, target.prefix, target.keywords, target.func.__name__)

@@ -111,6 +111,17 @@ class Items:
         return self.items[key] if 0 <= key < len(self.items) else default
 
 
+class AttributeNames:
+    """An object's attribute names as a dependency's scope (``get("names")``): an attribute set on a
+    module-level instance later (``KI.a = 7.0`` where ``K.a`` was read through it) builds again."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def get(self, key, default=None):
+        return tuple(vars(self.obj)) if key == "names" else default
+
+
 class GlobalObjects(BuiltObjects):
     """A mixin of ExprRewriter (flatten_exprs.py): `parsed`, `names`, `cells`, `deps`, `env`,
     `error`, `constant` come from it."""
@@ -118,8 +129,7 @@ class GlobalObjects(BuiltObjects):
     def class_attribute(self, node: ast.Attribute, cls, attr: str, value):
         """``self.scale`` of a class attribute: read like a global the transform depends on
         (a number is a constant of the code; rebinding it builds the code again)."""
-        owner = next(k for k in cls.__mro__ if attr in vars(k))
-        self.deps.append(depends.Dependency(vars(owner), attr, value))
+        self.deps.extend(depends.class_dependency(cls, attr, value))
         if depends.is_simple(value):
             return Const(value)
         if isinstance(value, np.ndarray) or isinstance(value, (float, int)):
@@ -165,6 +175,7 @@ class GlobalObjects(BuiltObjects):
         self.deps.append(depends.Dependency(self.parsed.closure.get(node.value.id) or self.parsed.globals,
                                             node.value.id, self.parsed.resolve(node.value.id)))
         owner, value = found
+        self.deps.extend(depends.class_dependency(self.parsed.resolve(node.value.id), node.attr, value)[:-1])
         return self.object_tree(value, f"{node.value.id}_{node.attr}", object_struct(value), vars(owner), node.attr)
 
     def constructed_entry(self, node: ast.Call):
@@ -245,6 +256,8 @@ class GlobalObjects(BuiltObjects):
             return Bad(f"{label} holds a {type(value).__name__}, which srcdiff cannot read as a constant")
         inner = value if struct.kind in ("dict",) else Items(value) if struct.kind == "list" \
             else vars(value) if hasattr(value, "__dict__") and struct.kind != "namedtuple" else None
+        if isinstance(inner, dict) and inner is not value:  # (its own attributes: one set later shadows its class's)
+            self.deps.append(depends.Dependency(AttributeNames(value), "names", tuple(inner)))
         children = {k: self.object_tree(trees.child_value(value, struct, k), f"{label}_{k}", c, inner, k)
                     for k, c in zip(struct.keys, struct.children)}
         return Node(struct, children)

@@ -137,7 +137,7 @@ class ModuleConstants:
             if owner is None or not (_nested(found) or _plain(found)):
                 return None
             self.deps.append(self.parsed_dependency(node.value.id, cls))
-            self.deps.append(depends.Dependency(vars(owner), node.attr, found))
+            self.deps.extend(depends.class_dependency(cls, node.attr, found))
             return found
         return None
 

@@ -57,7 +57,7 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
         if base is not MISSING and isinstance(found := static_method(base, node.attr), staticmethod):
             if record:  # (rebound on the class, or its code replaced: built again)
                 cls = base if isinstance(base, type) else type(base)
-                state.parsed.include([class_dependency(cls, node.attr, found)])
+                state.parsed.include(class_dependency(cls, node.attr, found))
             return getattr(base, node.attr)  # ``Model.scale(x)`` / ``model.scale(x)``: a plain function
         if isinstance(base, enum.EnumMeta) and isinstance(getattr(base, node.attr, None), base):
             return getattr(base, node.attr)  # ``Act.TANH``: a member, static (enum_members.py)
@@ -132,7 +132,7 @@ def class_number(state: LoweringState, cls: type, name: str):
     value = vars(owner)[name] if owner is not None else MISSING
     if type(value) not in (int, float, bool) and not numbers(value):
         return MISSING
-    state.parsed.include([Dependency(vars(owner), name, value)])
+    state.parsed.include(class_dependency(cls, name, value))
     return as_tuple(value)
 
 
