@@ -167,5 +167,7 @@ def serialized(function):
         with CACHE.lock:
             return function(*args, **kwargs)
     return locked
+
+
 TABLE.listeners.append(CACHE.clear)  # a new rule changes what lowering and adjoints produce
 
