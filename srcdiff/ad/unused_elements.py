@@ -179,6 +179,17 @@ def _kept_side(user: Node, param: str, shape_of: dict) -> ast.expr | None:
     return condition if selection[1] else _np("logical_not", condition)
 
 
+def _shaped_like_value(contribution: ast.expr, node: Node, param: str, sweep) -> bool:
+    """Whether `contribution`'s conditions may be masked by the value's use mask: the operand is shaped
+    like the value, or unknown, or the contribution is summed back over broadcast axes
+    (``unbroadcast(...)``, its conditions shaped like the value)."""
+    if isinstance(contribution, ast.Call) and getattr(contribution.func, "id", None) == "unbroadcast":
+        return True
+    own = operand_shape(node.inputs[node.rule.params.index(param)], sweep.shapes)
+    out = operand_shape(node.out, sweep.shapes)
+    return not (own.known and out.known) or own == out
+
+
 def _by_index(mask: ast.expr) -> bool:
     """Whether `mask` is a slice's or an index's alone (``index_add(zeros_like(s), index, 1.0)``)."""
     return isinstance(mask, ast.Call) and getattr(mask.func, "id", None) == "index_add" \
@@ -231,6 +242,8 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     mask = copy.deepcopy(mask)
     nonzero = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "not_equal", ast.Load()), [mask, ast.Constant(0.0)],
                        [])
+    if not _shaped_like_value(contribution, node, param, sweep):
+        return contribution  # (a reduction's operand, ``x.std(axis=1)``: the mask is shaped like its result)
     for call in ast.walk(contribution):
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "kink" and call.args:
             call.args[0] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "logical_and", ast.Load()),
