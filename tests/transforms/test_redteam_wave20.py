@@ -203,8 +203,10 @@ MIXED_WAYS = {
     "numba": lambda f, u, k: srcdiff.grad(f, wrt=1, jit="numba")(u, k),
 }
 
-#: numba refuses at the user's line: a float32 loop variable meeting float64 values
-NUMBA_REFUSED = {"f32_linspace_stencil", "f32_stencil_global_coefficients", "f32_stencil_numpy_number"}
+#: numba cannot mix a float32 loop variable with float64 values: it computes these in float64 from the float32
+#: arguments (backend/numba/widening.py, docs/jit.md), where NumPy's first iteration is float32, so its gradient
+#: is that of the program up to float32 rounding (refused at the user's line until wave 33)
+NUMBA_WIDENED = {"f32_linspace_stencil", "f32_stencil_global_coefficients", "f32_stencil_numpy_number"}
 #: numba computes float32 times int64 arrays in float32 (NumPy: float64)
 NUMBA_FLOAT32_TIMES_INT = {"f32_index_writes_arange"}
 
@@ -217,10 +219,9 @@ NUMBA_FLOAT32_TIMES_INT = {"f32_index_writes_arange"}
 def test_float32_arguments_meeting_float64_values(name, f, make, wrt, how):
     u, k = make(np.random.default_rng(20))
     want, _ = _scalar_reference(f, (u, k))
-    if how == "numba" and name in NUMBA_REFUSED:
-        return _refused_at_line(lambda: MIXED_WAYS[how](f, u, k))
     got = MIXED_WAYS[how](f, u, k)
-    assert abs(float(got) - want) <= TIGHT * abs(want), (float(got), want)
+    tight = 1e-6 if how == "numba" and name in NUMBA_WIDENED else TIGHT  # (float32's rounding, not 1e-3)
+    assert abs(float(got) - want) <= tight * abs(want), (float(got), want)
 
 
 @pytest.mark.parametrize("name, f, make, wrt", MIXED, ids=[row[0] for row in MIXED])
