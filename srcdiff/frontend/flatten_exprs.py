@@ -112,7 +112,9 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             if found is not None:
                 return found
         if isinstance(func, ast.Attribute) and not node.args and not node.keywords:
-            view = self.entry(func) if isinstance(self.entry(func.value), Node) else None
+            owner = self.entry(func.value) or (self.returned_entry(func.value) if isinstance(func.value, ast.Call)
+                                               else None)  # helper(x).items() of a helper returning a dict
+            view = self.entry(func) if isinstance(owner, Node) else None
             if isinstance(view, DictView):
                 return view
         if isinstance(func, ast.Name) and func.id not in self.env and len(node.args) == 1 and not node.keywords:

@@ -29,10 +29,11 @@ import types
 from .built_objects import init_attributes
 from .callables import is_gradient_object
 from .depends import MISSING
+from .local_defs import built_dicts
 from .naming import own_nodes
 from .parse import parse_function
 from .rewrites import user_function
-from .tree_entries import Const, Leaf, Node, call_key
+from .tree_entries import Const, Leaf, Method, Node, call_key
 from .trees import LEAF, Struct, name_part
 
 _OBJECTS = ("object", "namedtuple", "dict")
@@ -53,6 +54,7 @@ def object_class(func, operators: bool = False):
     except Exception:  # noqa: BLE001  not readable here: the call is left as written and lowering reports it
         return None
     found = None
+    built = built_dicts(parsed.tree)
     for node in own_nodes(parsed.tree):
         if not isinstance(node, ast.Return):
             continue
@@ -62,6 +64,9 @@ def object_class(func, operators: bool = False):
         if isinstance(node.value, ast.Dict) and node.value.keys and all(
                 isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.value.keys):
             found = dict  # ``return {"w": gw, "b": gb}``: a dict of constant keys (the same at every return)
+            continue
+        if isinstance(node.value, ast.DictComp) or isinstance(node.value, ast.Name) and node.value.id in built:
+            found = dict  # ``return d`` of ``d = {}; d["a"] = ...``, a comprehension: its keys known when read
             continue
         cls = _resolved(parsed, node.value.func) if isinstance(node.value, ast.Call) else None
         if not isinstance(cls, type) or init_attributes(cls) is None:
@@ -88,6 +93,8 @@ class ReturnedObjects:
     def returned_object(self, value, where):
         """``helper(...)`` of a helper returning a new object: the object's tree, its fields fresh
         variables unpacked from the flattened helper's tuple (added to `self.pending`); else None."""
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            return self._returned_by_method(value, where)
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id not in self.env):
             return None
         func = self.parsed.resolve(value.func.id)
@@ -106,6 +113,23 @@ class ReturnedObjects:
         except NotFields:
             return None  # (an object holding functions or trees: read as before, a callee's tree or refused)
         self.deps.append(self.parsed_dependency(value.func.id, func))  # a redefined helper: built again
+        return self._unpacked(call, flat, where)
+
+    def _returned_by_method(self, value: ast.Call, where):
+        """``model.forward(x)`` of a method returning a dict it builds (of an object read as a tree): the
+        dict's tree, as `returned_object` makes for a helper; else None."""
+        target = self.entry(value.func)
+        if not (isinstance(target, Method) and isinstance(target.func, types.FunctionType)
+                and object_class(target.func) is dict):
+            return None
+        try:
+            call, flat = self.helper_call(value, target.func, [target.owner], {}, target.name, returns_object=True)
+        except NotFields:
+            return None
+        return self._unpacked(call, flat, where)
+
+    def _unpacked(self, call, flat, where):
+        """The tree `flat`'s returned tuple stands for, its fields fresh variables assigned from `call`."""
         struct = flat.returns
         leaves = {k: Leaf(self.names.fresh(f"{self.target_base}_{name_part(k)}")) for k in struct.keys}
         store = ast.Tuple([ast.Name(c.name, ast.Store()) for c in leaves.values()], ast.Store())
@@ -141,7 +165,7 @@ class ReturnedObjects:
         """``return State(...)`` of a helper read for its object: the tuple of the object's fields (after
         the statements computing a returned dict's values)."""
         before = []
-        if isinstance(s.value, ast.Dict):  # ``return {"w": gw, "b": gb}``: its values computed first
+        if isinstance(s.value, (ast.Dict, ast.DictComp)):  # ``return {"w": gw, "b": gb}``: its values computed first
             self.pending, self.target_base = [], "returned"
             found = self.tree_value(s.value, s)
             before = self.pending
