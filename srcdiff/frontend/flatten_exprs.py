@@ -100,6 +100,9 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             return self.class_attribute(node, cls, attr, found)
         if kind == "dict" and attr in ("items", "keys", "values"):
             return DictView(base, attr)
+        found = self.dynamic_attribute(node)  # OPTS.scale of a module object's __getattr__: global_objects.py
+        if found is not None:
+            return found
         raise self.error(node, f"{ast.unparse(node.value)} is {base.struct.describe()}: srcdiff reads its "
                          f"{'fields' if kind != 'dict' else 'keys'} {list(base.children)}, not .{attr}",
                          "read the arrays you need (p['W'], p.W) and compute with them")

@@ -35,6 +35,9 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
         return Const(member)
     if is_enum_class(lower.state, node.value):
         return opaque(lower, node, target)  # (of a key known when the function runs: no gradient)
+    keyed = _module_dict_at_a_key(lower, node)
+    if keyed is not None:  # OBS[300.0], WEIGHTS[Term.FIT]: read when run
+        return opaque(lower, keyed, target)
     key = _text_key(lower, node.slice)
     if isinstance(node.value, ast.Name) and key is not None \
             and (isinstance(lower.expr(node.value), Global) or module_dict(lower.state, node.value) is not None):
@@ -89,6 +92,33 @@ def _module_data_constant(lower: ExpressionLowerer, node: ast.Subscript):
     except (LookupError, TypeError):
         return MISSING
     return value if type(value) in (int, float, str) else MISSING
+
+
+def _module_dict_at_a_key(lower: ExpressionLowerer, node: ast.Subscript) -> ast.Subscript | None:
+    """``OBS[300.0]``, ``WEIGHTS[Term.FIT]`` (or a loop's member ``WEIGHTS[k]``, the member written
+    ``Term.FIT``): a module dict read at a float or an Enum member known when the gradient is built (not an
+    index), as it is written; None for any other subscript.  The dict holds data, no gradient: it is read
+    when the function runs, so a dict changed later is followed."""
+    if not isinstance(node.value, ast.Name) or module_dict(lower.state, node.value) is None:
+        return None
+    key = node.slice
+    if isinstance(key, ast.Constant) and type(key.value) is float:
+        return node
+    bound = lower.state.env.get(key.id) if isinstance(key, ast.Name) else None
+    if isinstance(bound, Const) and type(bound.value) is float:
+        return ast.copy_location(ast.Subscript(node.value, ast.copy_location(ast.Constant(bound.value), key),
+                                               ast.Load()), node)
+    member = enum_member(lower.state, key) if isinstance(key, (ast.Name, ast.Attribute)) else None
+    if member is None:
+        return None
+    if isinstance(key, ast.Attribute):
+        return node
+    cls = type(member)  # (a loop's name bound to the member: the member spelled by its class, if the module has it)
+    if static_value(lower.state, ast.Name(cls.__name__, ast.Load()), record=False) is not cls:
+        return None
+    spelled = ast.Attribute(ast.Name(cls.__name__, ast.Load()), member.name, ast.Load())
+    return ast.copy_location(ast.Subscript(node.value, ast.fix_missing_locations(ast.copy_location(spelled, key)),
+                                           ast.Load()), node)
 
 
 def _text_key(lower: ExpressionLowerer, node: ast.expr) -> str | None:

@@ -181,10 +181,10 @@ def list_of_dicts_of_dicts(layers, x):
 
 
 def params_loop_over_keys(params, x):
-    total = 0.0
+    h = x
     for name in ("enc", "dec"):
-        total = total + np.sum((x @ params[name]["W"]) ** 2) + np.sum(params[name]["b"])
-    return total
+        h = np.tanh(h @ params[name]["W"] + params[name]["b"])
+    return np.sum(h ** 2)
 
 
 def params_nested_items(params):
