@@ -75,7 +75,8 @@ Open:
 * Refused at the user's line: ode_arrhenius (a dict keyed by floats built in the function, read at a
   loop's float; accepted since wave 34a, test_wave34a.py, but by jit="numba"); jit="numba" of
   hyd_nash_cascade (``stores = [0.0] * n`` written by index: a list on one path and an array on another),
-  of ``ARCH[i]["act"]`` at a loop's count and of an array indexed by a list argument; ``mod.X`` of an array another module holds (bind it by name).
+  of ``ARCH[i]["act"]`` at a loop's count and of an array indexed by a list argument; ``mod.X`` of an array
+  another module holds (bind it by name).
 """
 
 from __future__ import annotations
