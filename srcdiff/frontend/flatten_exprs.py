@@ -309,7 +309,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             if isinstance(found, Node) and found.struct.kind in ("list", "tuple") \
                     and all(isinstance(c, (Leaf, Const)) for c in found.children.values()):
                 continue  # np.stack(xs) of a list of arrays: the list of its leaves (as_list)
-            if isinstance(found, Node):
+            if isinstance(found, Node) and found.literal is None:  # ({} of constants: passed as written)
                 raise self.tree_passed_whole(node, v)  # (passed_sequences.py)
         return ast.copy_location(ast.Call(func, [self.as_list(a) for a in node.args],
                                           [ast.keyword(k.arg, self.as_list(k.value)) for k in node.keywords]), node)

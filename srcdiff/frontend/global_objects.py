@@ -22,6 +22,7 @@ import numpy as np
 
 from . import depends, trees
 from .built_objects import BuiltObjects
+from .config_dicts import Snapshot, config_dict, frozen, used_whole
 from .factories import factory_function
 from .local_defs import writes_attributes
 from .naming import assigned_names
@@ -56,17 +57,20 @@ def global_object(value) -> bool:
 
 
 def reads_objects(func, free: list) -> bool:
-    """Whether `func` (whose free names hold `free`) reads a user object by a free name, or
-    calls a user class (the rewrite makes both trees)."""
+    """Whether `func` (whose free names hold `free`) reads a user object by a free name, calls a user
+    class, or uses a module config dict whole (the rewrite makes all three trees)."""
     if any(global_object(v) or isinstance(v, types.MethodType) and user_object(v.__self__) for _, v in free):
         return True  # MODEL, or loss = model.loss
     classes = {n for n, v in free if user_class(v)}
-    if not classes:
+    configs = [(n, v) for n, v in free if config_dict(v)]
+    if not classes and not configs:
         return False
     try:
         tree = parse_function(func).tree
     except Exception:  # noqa: BLE001  not readable here: lowering reports it
         return False
+    if any(used_whole(tree, n, v) for n, v in configs):
+        return True
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in classes
                or _factory_call(n, dict(free)) or held_object(n, dict(free)) is not None for n in ast.walk(tree))
 
@@ -183,9 +187,12 @@ class GlobalObjects(BuiltObjects):
         if node.id in found["<locals>"]:
             return None
         value = self.parsed.resolve(node.id)
-        if not global_object(value):
+        config = not global_object(value) and used_whole(self.parsed.tree, node.id, value)
+        if not global_object(value) and not config:
             return None
         self.deps.append(depends.Dependency(self.parsed.closure.get(node.id) or self.parsed.globals, node.id, value))
+        if config:  # CFG of dicts used whole (config_dicts.py): changed in place, built again
+            self.deps.append(depends.Dependency(Snapshot(value), "items", frozen(value)))
         entry = found[node.id] = self.object_tree(value, node.id, object_struct(value), None, None)
         return entry
 

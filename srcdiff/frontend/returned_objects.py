@@ -125,6 +125,9 @@ class ReturnedObjects:
     def _returned_by_method(self, value: ast.Call, where):
         """``model.forward(x)`` of a method returning a dict it builds (of an object read as a tree): the
         dict's tree, as `returned_object` makes for a helper; else None."""
+        owner = self.entry(value.func.value)
+        if not (isinstance(owner, Node) and owner.struct.kind in ("object", "dataclass", "namedtuple")):
+            return None  # (cfg.get(...) of a dict: tree_reads.py)
         target = self.entry(value.func)
         if not (isinstance(target, Method) and isinstance(target.func, types.FunctionType)
                 and object_class(target.func) is dict):
