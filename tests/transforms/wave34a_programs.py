@@ -155,6 +155,20 @@ def cfg_argument_nested(x, cfg):
     return np.sum(np.tanh(h) ** 2) * cfg["loss"]["weight"]
 
 
+def module_cfg_sub_dict(x):
+    layer = CFG["layer"]
+    h = np.tanh(x * layer["scale"] + layer["shift"])
+    return np.sum(h ** 2) * CFG["loss"]["weight"]
+
+
+def _apply(v, layer):
+    return np.tanh(v * layer["scale"] + layer.get("shift", 0.0))
+
+
+def module_cfg_to_helper(x):
+    return np.sum(_apply(x, CFG["layer"]) ** 2)
+
+
 def params_two_levels(params, x):
     h = np.tanh(x @ params["enc"]["W"] + params["enc"]["b"])
     y = h @ params["dec"]["W"] + params["dec"]["b"]
@@ -294,6 +308,13 @@ def enum_keyed_module_dict(x):
     return WEIGHTS[Term.FIT] * np.sum((x - 1.0) ** 2) + WEIGHTS[Term.REG] * np.sum(x ** 2)
 
 
+def enum_keyed_module_loop(x):
+    total = 0.0
+    for term in (Term.FIT, Term.REG):
+        total = total + WEIGHTS[term] * np.sum(np.sin(x) ** 2)
+    return total
+
+
 def enum_keyed_local_dict(x):
     parts = {Term.FIT: np.sum((x - 1.0) ** 2), Term.REG: np.sum(x ** 2)}
     return parts[Term.FIT] + 0.1 * parts[Term.REG]
@@ -336,6 +357,8 @@ PROGRAMS = [
     ("method_returning_dict", method_returning_dict, V, 0),
     ("module_cfg_nested", module_cfg_nested, V, 0),
     ("module_cfg_nested_get", module_cfg_nested_get, V, 0),
+    ("module_cfg_sub_dict", module_cfg_sub_dict, V, 0),
+    ("module_cfg_to_helper", module_cfg_to_helper, V, 0),
     ("cfg_argument_nested", cfg_argument_nested, lambda r: (r.normal(size=4), _cfg(r)), 0),
     ("cfg_argument_nested_cfg", cfg_argument_nested, lambda r: (r.normal(size=4), _cfg(r)), 1),
     ("params_two_levels", params_two_levels, lambda r: (_two_level(r), X), 0),
@@ -352,5 +375,6 @@ PROGRAMS = [
     ("float_keyed_dict", float_keyed_dict, lambda r: (np.array([2.0, 1.5]),), 0),
     ("float_keyed_module_dict", float_keyed_module_dict, lambda r: (np.array([0.6, 0.9]),), 0),
     ("enum_keyed_module_dict", enum_keyed_module_dict, V, 0),
+    ("enum_keyed_module_loop", enum_keyed_module_loop, V, 0),
     ("enum_keyed_local_dict", enum_keyed_local_dict, V, 0),
 ]
