@@ -103,6 +103,10 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
         found = self.dynamic_attribute(node)  # OPTS.scale of a module object's __getattr__: global_objects.py
         if found is not None:
             return found
+        if isinstance(inspect.getattr_static(cls, "__getattr__", None), types.FunctionType):
+            raise self.error(node, f"{ast.unparse(node)}: {ast.unparse(node.value)} is {base.struct.describe()} whose "
+                             f"__getattr__ computes .{attr}, which srcdiff reads only of an object held by a module "
+                             "name", f"pass the value itself, or read the attribute it holds ({list(base.children)})")
         raise self.error(node, f"{ast.unparse(node.value)} is {base.struct.describe()}: srcdiff reads its "
                          f"{'fields' if kind != 'dict' else 'keys'} {list(base.children)}, not .{attr}",
                          "read the arrays you need (p['W'], p.W) and compute with them")

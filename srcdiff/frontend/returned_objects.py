@@ -79,7 +79,14 @@ def object_class(func, operators: bool = False):
 
 
 def _dict_made(value: ast.expr, built: set) -> bool:
-    return isinstance(value, ast.DictComp) or isinstance(value, ast.Name) and value.id in built
+    """``{k: ... for k in ...}``, ``dict(m=..., s=...)`` or a name the function built a dict in."""
+    return isinstance(value, ast.DictComp) or isinstance(value, ast.Name) and value.id in built \
+        or _keyword_dict(value)
+
+
+def _keyword_dict(value: ast.expr) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" \
+        and not value.args and bool(value.keywords) and all(k.arg is not None for k in value.keywords)
 
 
 def _resolved(parsed, expr):
@@ -183,8 +190,9 @@ class ReturnedObjects:
         """``return State(...)`` of a helper read for its object: the tuple of the object's fields (after
         the statements computing a returned dict's values)."""
         before = []
-        if isinstance(s.value, (ast.Dict, ast.DictComp, ast.Tuple)):  # ``return {"w": gw, "b": gb}``, ``return
-            self.pending, self.target_base = [], "returned"  # d, total``: its values computed first
+        if isinstance(s.value, (ast.Dict, ast.DictComp, ast.Tuple)) or _keyword_dict(s.value):
+            # ``return {"w": gw, "b": gb}``, ``return d, total``: its values computed first
+            self.pending, self.target_base = [], "returned"
             found = self.tree_value(s.value, s)
             before = self.pending
         else:

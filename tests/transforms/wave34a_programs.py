@@ -320,6 +320,95 @@ def enum_keyed_local_dict(x):
     return parts[Term.FIT] + 0.1 * parts[Term.REG]
 
 
+# ---- written after the fixes, the way other users would (held out: not tuned on) ----
+
+
+def _moments(v):
+    return dict(m=np.mean(v), s=np.sum(v ** 2))
+
+
+def helper_dict_call(x):
+    r = _moments(x)
+    return r["m"] * r["s"]
+
+
+def _by_size(v):
+    if v.shape[0] > 2:
+        return {"a": np.sum(v), "b": np.prod(v)}
+    return {"a": np.sum(v ** 2), "b": np.sum(v)}
+
+
+def helper_dict_two_returns(x):
+    r = _by_size(x)
+    return r["a"] + r["b"]
+
+
+def helper_dict_key_loop(x):
+    stats = _moments(x)
+    total = 0.0
+    for k in stats:
+        total = total + stats[k]
+    return total
+
+
+def helper_dict_written(x):
+    s = _moments(x)
+    s["extra"] = np.sum(np.exp(x))
+    return s["extra"] + s["m"]
+
+
+def enum_module_get(x):
+    return WEIGHTS.get(Term.FIT, 0.0) * np.sum(x ** 2) + WEIGHTS.get(Term.REG) * np.sum(x)
+
+
+class SlotsLayer:
+    __slots__ = ("w", "gain")
+
+    def __init__(self, w, gain):
+        self.w, self.gain = w, gain
+
+    def __call__(self, x):
+        return self.gain * np.tanh(self.w * x)
+
+
+LAYER = SlotsLayer(np.array([0.5, -1.0, 2.0]), 1.5)
+
+
+def slots_callable(x):
+    return np.sum(LAYER(x) ** 2)
+
+
+# (refused at the line, saying what to do)
+
+def enum_module_items(x):
+    total = 0.0
+    for _, v in WEIGHTS.items():
+        total = total + v * np.sum(x ** 2)
+    return total
+
+
+class Lazy:
+    def __init__(self, **values):
+        self._kw = values
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in self._kw:
+            raise AttributeError(name)
+        return self._kw[name]
+
+
+def getattr_argument(x, g):
+    return np.sum(x * g.alpha)
+
+
+def dict_of_functions_comprehension(x):
+    def parts(v):
+        return {name: np.sum(f(v)) for name, f in (("s", np.sin), ("c", np.cos))}
+
+    p = parts(x)
+    return p["s"] * p["c"]
+
+
 def _two_level(r):
     return {"enc": {"W": r.normal(size=(3, 2)), "b": r.normal(size=2)},
             "dec": {"W": r.normal(size=(2, 3)), "b": r.normal(size=3)}}
@@ -377,4 +466,17 @@ PROGRAMS = [
     ("enum_keyed_module_dict", enum_keyed_module_dict, V, 0),
     ("enum_keyed_module_loop", enum_keyed_module_loop, V, 0),
     ("enum_keyed_local_dict", enum_keyed_local_dict, V, 0),
+]
+
+#: written after the fixes (held out); the last three are refused at the user's line
+HELD_OUT = [
+    ("helper_dict_call", helper_dict_call, V, 0),
+    ("helper_dict_two_returns", helper_dict_two_returns, V, 0),
+    ("helper_dict_key_loop", helper_dict_key_loop, V, 0),
+    ("helper_dict_written", helper_dict_written, V, 0),
+    ("enum_module_get", enum_module_get, V, 0),
+    ("slots_callable", slots_callable, lambda r: (r.normal(size=3),), 0),
+    ("enum_module_items", enum_module_items, V, 0),
+    ("getattr_argument", getattr_argument, lambda r: (r.normal(size=3), Lazy(alpha=2.0)), 0),
+    ("dict_of_functions_comprehension", dict_of_functions_comprehension, V, 0),
 ]
