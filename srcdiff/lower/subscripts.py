@@ -8,6 +8,7 @@ adjoint can scatter the gradient back to the same place.
 from __future__ import annotations
 
 import ast
+from collections.abc import Hashable
 
 from ..frontend.depends import MISSING, Dependency
 from ..ir.nodes import Const, Global, Operand, Var, operand_ast
@@ -141,6 +142,13 @@ def lower_module_dict_get(lower: ExpressionLowerer, node: ast.Call, target) -> O
         raise lower.state.error(node, f"{ast.unparse(node)} reads a dict of the module with a default computed in "
                                 "the function, whose derivative srcdiff would lose", f"write {ast.unparse(func.value)}"
                                 f"[{ast.unparse(key)}] if {ast.unparse(key)} in {ast.unparse(func.value)} else ...")
+    held = static_value(lower.state, func.value)
+    known = key.value if isinstance(key, ast.Constant) else enum_member(lower.state, key)
+    found = held.get(known, MISSING) if isinstance(known, Hashable) else None
+    default = node.args[1].value if len(node.args) == 2 else None
+    if type(found) in (int, float) or found is MISSING and type(default) in (int, float):
+        lower.state.parsed.include([Dependency(held, known, found)])  # (a key added or removed: built again)
+        return Const(default if found is MISSING else found)
     return opaque(lower, node, target)
 
 

@@ -55,6 +55,31 @@ def test_numba(program):
 
 
 
+# ---- written after the fixes, the way other users would (held out) ----
+
+def held_out():
+    return corpus.from_table(w.HELD_OUT, "w34a", "wave34a_programs", 34)
+
+
+#: refused at the user's line, saying what to do (the open items)
+HELD_OUT_REFUSED = {"enum_module_items", "getattr_argument", "dict_of_functions_comprehension"}
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "helper_dict_call", p) for p in held_out()
+                                     if _name(p) not in HELD_OUT_REFUSED], ids=_name)
+def test_held_out(program):
+    """Every transformation and jit="numba" (grad and vjp in the default run)."""
+    quick = _name(program) == "helper_dict_call"
+    matrix.assert_ok_or_na(program, ("grad", "vjp") if quick else ALL)
+    if not quick:
+        matrix.assert_ok(program, ("numba",))
+
+
+@pytest.mark.parametrize("program", [p for p in held_out() if _name(p) in HELD_OUT_REFUSED], ids=_name)
+def test_held_out_refused_at_the_line(program):
+    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "jacobian"))
+
+
 # ---- changed after a first call: the new derivative, never the old one ----
 
 def _set_item(d, key, value):
@@ -92,6 +117,7 @@ CHANGES = [
     (w.enum_keyed_module_dict, _set_item(w.WEIGHTS, w.Term.REG, 2.0)),
     (w.enum_keyed_module_loop, _set_item(w.WEIGHTS, w.Term.FIT, -1.0)),
     (w.method_returning_dict, _set_attr(w.MODEL, "scale", 0.25)),
+    (w.enum_module_get, _add_key(w.WEIGHTS, "other", 1.0)),  # (compared by value: built again, same result)
 ]
 
 
