@@ -1,4 +1,65 @@
-"""Wave 34a: the reach of dicts and objects (wave34a_programs.py): CENSUS_PLACEHOLDER
+"""Wave 34a: the reach of dicts and objects.  34 programs (wave34a_programs.py) written the way users
+write them: helpers returning a dict of computed values (module-level and nested, a literal, built key by
+key, a comprehension, a dict of arrays read in a loop or by ``.items()``, a ``(dict, float)`` tuple, ``**``
+into another helper, ``.get`` with a default, a method of a module-level object), configuration dicts of
+dicts (module-level read by keys, a sub-dict bound to a name, ``.get``, passed to a helper; an argument
+differentiated or not), parameter trees two and three levels deep, a list of dicts of dicts, objects read
+through ``__slots__`` (module-level, an argument, built in the function) or ``__getattr__``, dicts keyed by
+floats (ode_arrhenius' kind) and by Enum members.  Each through grad, value_and_grad, hessian, hvp, jvp,
+vjp, jacobian, a tree of arguments, float32, vmap(grad) and jit="numba", against float64 central
+differences (matrix.py, closure_cells.py).
+
+Census (34 programs; cells ok / n/a / refused at the user's line / WRONG / BAD; the Hessian is n/a where
+grad refuses), before -> after:
+
+                     before:  ok  n/a  ref WRONG BAD     after:  ok  n/a  ref WRONG BAD
+    grad                      14    0   20     0   0             34    0    0     0   0
+    value_and_grad            14    0   20     0   0             34    0    0     0   0
+    hessian                    6   13    0     0   0             34    0    0     0   0
+    hvp                       13    2   19     0   0             32    2    0     0   0
+    jvp                       14    0   20     0   0             34    0    0     0   0
+    vjp                       14    0   20     0   0             34    0    0     0   0
+    jacobian                  14    0   20     0   0             34    0    0     0   0
+    tree                      14    0   20     0   0             34    0    0     0   0
+    float32                   13    1   20     0   0             33    1    0     0   0
+    vmap(grad)                 7    7   20     0   0             27    7    0     0   0
+    numba                     14    0   20     0   0             33    0    1     0   0
+
+Nine more written after the fixes, the way other users would (HELD_OUT, not tuned on): before 1 ok and 8
+refused in every transformation; after 6 ok in every transformation (numba too), 3 refused at the line.
+No cell was WRONG before (every gap a refusal), but the refusals said the wrong thing: "index 'scale' is
+not an integer", "the differentiated function returns a tree" at a helper's ``return``, "cannot tell which
+function CFG.get is", "the method .get() ... has no adjoint rule", "the attribute .w is not supported".
+
+Found and fixed (each a class, with variants here):
+
+1. A helper returning a dict of computed values: a nested ``def`` returning one was written out only when
+   given a tree (frontend/local_defs.returns_dict); a module-level helper or a method returning ``d`` built
+   key by key, ``dict(m=..., s=...)``, a comprehension, or a tuple holding such a dict was not read as a
+   returned tree (frontend/returned_objects.py: nested returned trees, methods of objects read as trees);
+   ``**helper(x)`` and ``helper(x).items()`` did not ask for the returned tree (tree_reads.spread,
+   flatten_exprs.call_entry).  The slow row redteam_wave27a helper_returning_dict passes again.
+2. A module configuration dict of dicts used whole (``layer = CFG["layer"]``, ``CFG.get("layer", {})``,
+   ``helper(x, CFG["loss"])``): lowering read it only at keys.  Now such a dict is a tree of constants
+   (frontend/config_dicts.py), compared by value at each call (a value changed, a key added: built again).
+   A literal ``{}`` default of a ``.get`` is passed as written.
+3. ``__slots__`` objects (trees.slot_names / attribute_names; each slot a dependency, global_objects.
+   SlotValues); a module-level object's ``__getattr__`` values (global_objects.dynamic_attribute, asked again
+   at each call; of an argument refused at the line, saying so).
+4. Float and Enum keys: a module dict read at ``300.0`` or ``Term.FIT`` (or ``.get`` with a constant
+   default) is a constant the gradient depends on by value, so numba compiles it (lower/subscripts.py); a
+   dict of numbers built in the function with such keys is data held whole, of computed values a tree with
+   those keys (frontend/module_constants.other_keyed_dict).  ode_arrhenius (test_wave33g.py) is accepted.
+5. Found on the way, a silent WRONG in code that has nothing to do with dicts:
+   ``np.sum(x * 0.7) + np.sum(x * 2.0)`` had the gradient 2.7, a number, not an array of x's shape.  The
+   optimiser's scalar_fills made both ``np.full`` fills numbers in one pass, each judged by the other staying
+   an array (backend/optimize/sameshape.py: a fill meeting what another made a number waits for the next
+   round, its classes read again).
+
+Open (refused at the user's line): jit="numba" of float_keyed_dict (a dict read at a loop's float: numba
+takes no Python dict); iterating a module dict keyed by Enum members (``W.items()``: loop over a tuple of
+the members); ``__getattr__`` of an argument's class; a dict comprehension over (name, function) pairs;
+``m, s = helper(x).values()``.
 """
 
 from __future__ import annotations
