@@ -388,7 +388,7 @@ def _matches(value, struct: trees.Struct, out: list, depth: int = 0) -> bool:
 
 
 def _object_structure(value) -> trees.Struct:
-    attrs = tuple(a for a in vars(value) if not a.startswith("__"))
+    attrs = trees.attribute_names(value)
     return trees.Struct("object", attrs, tuple(trees.structure(getattr(value, a), 1, True) for a in attrs),
                         type(value))
 

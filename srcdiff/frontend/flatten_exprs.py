@@ -100,6 +100,13 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             return self.class_attribute(node, cls, attr, found)
         if kind == "dict" and attr in ("items", "keys", "values"):
             return DictView(base, attr)
+        found = self.dynamic_attribute(node)  # OPTS.scale of a module object's __getattr__: global_objects.py
+        if found is not None:
+            return found
+        if isinstance(inspect.getattr_static(cls, "__getattr__", None), types.FunctionType):
+            raise self.error(node, f"{ast.unparse(node)}: {ast.unparse(node.value)} is {base.struct.describe()} whose "
+                             f"__getattr__ computes .{attr}, which srcdiff reads only of an object held by a module "
+                             "name", f"pass the value itself, or read the attribute it holds ({list(base.children)})")
         raise self.error(node, f"{ast.unparse(node.value)} is {base.struct.describe()}: srcdiff reads its "
                          f"{'fields' if kind != 'dict' else 'keys'} {list(base.children)}, not .{attr}",
                          "read the arrays you need (p['W'], p.W) and compute with them")
@@ -112,7 +119,9 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             if found is not None:
                 return found
         if isinstance(func, ast.Attribute) and not node.args and not node.keywords:
-            view = self.entry(func) if isinstance(self.entry(func.value), Node) else None
+            owner = self.entry(func.value) or (self.returned_entry(func.value) if isinstance(func.value, ast.Call)
+                                               else None)  # helper(x).items() of a helper returning a dict
+            view = self.entry(func) if isinstance(owner, Node) else None
             if isinstance(view, DictView):
                 return view
         if isinstance(func, ast.Name) and func.id not in self.env and len(node.args) == 1 and not node.keywords:
@@ -304,7 +313,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             if isinstance(found, Node) and found.struct.kind in ("list", "tuple") \
                     and all(isinstance(c, (Leaf, Const)) for c in found.children.values()):
                 continue  # np.stack(xs) of a list of arrays: the list of its leaves (as_list)
-            if isinstance(found, Node):
+            if isinstance(found, Node) and found.literal is None:  # ({} of constants: passed as written)
                 raise self.tree_passed_whole(node, v)  # (passed_sequences.py)
         return ast.copy_location(ast.Call(func, [self.as_list(a) for a in node.args],
                                           [ast.keyword(k.arg, self.as_list(k.value)) for k in node.keywords]), node)

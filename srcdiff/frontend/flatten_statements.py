@@ -155,10 +155,8 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
             if any(k is None for k in value.keys):
                 return self.merged_dict(value, where)  # {**defaults, **overrides} (dict_merges.py)
             keys = [self.constant(k) for k in value.keys]
-            if None in keys:  # (a float key: not a tree's key)
-                key = ast.unparse(value.keys[keys.index(None)])
-                raise self.error(where, f"a dict built in the differentiated function needs string or integer keys, "
-                                 f"not {key}", "key it by strings ({'W': W}) or integers, or build it at module level")
+            if None in keys:  # (a float or Enum key, or one computed: module_constants.py)
+                return self.other_keyed_dict(value, where)
             pairs = list(zip(keys, value.values))
         else:
             pairs = [(k.arg, k.value) for k in value.keywords]

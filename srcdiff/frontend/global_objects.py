@@ -22,6 +22,7 @@ import numpy as np
 
 from . import depends, trees
 from .built_objects import BuiltObjects
+from .config_dicts import Snapshot, config_dict, frozen, used_whole
 from .factories import factory_function
 from .local_defs import writes_attributes
 from .naming import assigned_names
@@ -56,17 +57,20 @@ def global_object(value) -> bool:
 
 
 def reads_objects(func, free: list) -> bool:
-    """Whether `func` (whose free names hold `free`) reads a user object by a free name, or
-    calls a user class (the rewrite makes both trees)."""
+    """Whether `func` (whose free names hold `free`) reads a user object by a free name, calls a user
+    class, or uses a module config dict whole (the rewrite makes all three trees)."""
     if any(global_object(v) or isinstance(v, types.MethodType) and user_object(v.__self__) for _, v in free):
         return True  # MODEL, or loss = model.loss
     classes = {n for n, v in free if user_class(v)}
-    if not classes:
+    configs = [(n, v) for n, v in free if config_dict(v)]
+    if not classes and not configs:
         return False
     try:
         tree = parse_function(func).tree
     except Exception:  # noqa: BLE001  not readable here: lowering reports it
         return False
+    if any(used_whole(tree, n, v) for n, v in configs):
+        return True
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in classes
                or _factory_call(n, dict(free)) or held_object(n, dict(free)) is not None for n in ast.walk(tree))
 
@@ -122,6 +126,30 @@ class AttributeNames:
         return tuple(vars(self.obj)) if key == "names" else default
 
 
+class SlotValues:
+    """The ``__slots__`` attributes of an object as a dependency's scope (``get(name)``): ``SLOTS.w = ...``
+    after a first call builds again, as an attribute of an object's ``__dict__`` does."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def get(self, key, default=None):
+        return getattr(self.obj, key, default)
+
+
+class Computed:
+    """An object's attributes as its ``__getattr__`` computes them, a dependency's scope (``get(name)``)."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def get(self, key, default=None):
+        try:
+            return getattr(self.obj, key)
+        except Exception:  # noqa: BLE001  (raising now: not what the gradient was built from)
+            return default
+
+
 class GlobalObjects(BuiltObjects):
     """A mixin of ExprRewriter (flatten_exprs.py): `parsed`, `names`, `cells`, `deps`, `env`,
     `error`, `constant` come from it."""
@@ -159,11 +187,33 @@ class GlobalObjects(BuiltObjects):
         if node.id in found["<locals>"]:
             return None
         value = self.parsed.resolve(node.id)
-        if not global_object(value):
+        config = not global_object(value) and used_whole(self.parsed.tree, node.id, value)
+        if not global_object(value) and not config:
             return None
         self.deps.append(depends.Dependency(self.parsed.closure.get(node.id) or self.parsed.globals, node.id, value))
+        if config:  # CFG of dicts used whole (config_dicts.py): changed in place, built again
+            self.deps.append(depends.Dependency(Snapshot(value), "items", frozen(value)))
         entry = found[node.id] = self.object_tree(value, node.id, object_struct(value), None, None)
         return entry
+
+    def dynamic_attribute(self, node: ast.Attribute):
+        """``OPTS.scale`` of a module-level object whose class computes the attributes it lacks in a Python
+        ``__getattr__`` (a dict read by attribute, a namespace of its own): the value it gives, read as the
+        object's other attributes are (a number a constant, an array a cell), asked again at every call (a
+        changed value builds again); None for any other attribute."""
+        if not isinstance(node.value, ast.Name) or node.value.id in self.env:
+            return None
+        owner = self.parsed.resolve(node.value.id)
+        hook = inspect.getattr_static(type(owner), "__getattr__", None)
+        if not (global_object(owner) and isinstance(hook, types.FunctionType)) \
+                or inspect.getattr_static(owner, node.attr, None) is not None:
+            return None
+        try:
+            value = getattr(owner, node.attr)
+        except Exception as exc:  # noqa: BLE001  the user's __getattr__: reported at the line, as Python would raise
+            raise self.error(node, f"{ast.unparse(node)} raised {type(exc).__name__}: {exc}") from None
+        self.deps.extend(depends.class_dependency(type(owner), "__getattr__", hook))  # (its code replaced)
+        return self.object_tree(value, f"{node.value.id}_{node.attr}", object_struct(value), Computed(owner), node.attr)
 
     def class_held_entry(self, node: ast.Attribute):
         """The tree of the object a user class holds as a class attribute (``Outer.inner``), or None."""
@@ -255,7 +305,8 @@ class GlobalObjects(BuiltObjects):
         if not struct.is_container:
             return Bad(f"{label} holds a {type(value).__name__}, which srcdiff cannot read as a constant")
         inner = value if struct.kind in ("dict",) else Items(value) if struct.kind == "list" \
-            else vars(value) if hasattr(value, "__dict__") and struct.kind != "namedtuple" else None
+            else vars(value) if hasattr(value, "__dict__") and struct.kind != "namedtuple" \
+            else SlotValues(value) if struct.kind == "object" else None
         if isinstance(inner, dict) and inner is not value:  # (its own attributes: one set later shadows its class's)
             self.deps.append(depends.Dependency(AttributeNames(value), "names", tuple(inner)))
         children = {k: self.object_tree(trees.child_value(value, struct, k), f"{label}_{k}", c, inner, k)
@@ -267,7 +318,7 @@ def object_struct(value) -> trees.Struct:
     """The structure of a user object (of a callable one too: its attributes)."""
     if trees.is_callable_object(value) or not callable(value):
         return trees.structure(value)
-    attrs = tuple(a for a in vars(value) if not a.startswith("__"))
+    attrs = trees.attribute_names(value)
     return trees.Struct("object", attrs, tuple(trees.structure(getattr(value, a), 1, True) for a in attrs), type(value))
 
 

@@ -113,7 +113,9 @@ class LocalDefs:
             if fdef is None or not _plain(fdef, returns=True, defaults=False, named_defaults=True):
                 return None, None
             dicts = any(isinstance(v, (ast.Dict, ast.DictComp)) for v in node.args + [k.value for k in node.keywords])
-            return (fdef, None) if dicts or self.any_tree(node) or self._reads_trees(fdef) else (None, None)
+            # (a helper returning a dict it builds, ``return {"mean": m, "var": v}``: its dict is a tree too)
+            return (fdef, None) if dicts or self.any_tree(node) or self._reads_trees(fdef) or returns_dict(fdef) \
+                else (None, None)
         owner = self.entry(func.value) if isinstance(func, ast.Attribute) else None
         if not (isinstance(owner, Node) and owner.local and owner.struct.kind in ("object", "dataclass")):
             return None, None
@@ -227,6 +229,28 @@ def _plain(fdef: ast.FunctionDef, returns: bool, defaults: bool, named_defaults:
                                                          for n in ast.walk(last.value))
 
 
+def returns_dict(fdef: ast.FunctionDef) -> bool:
+    """Whether plain `fdef` returns a dict it builds: ``return {...}``, ``return {k: ... for k in ...}`` or
+    ``return d`` of a name its body assigns a dict display, ``dict()`` or a dict comprehension (a tuple
+    holding one too)."""
+    value = fdef.body[-1].value
+    parts = value.elts if isinstance(value, ast.Tuple) else [value]
+    made = built_dicts(fdef)
+    return any(_dict_display(v) or isinstance(v, ast.Name) and v.id in made for v in parts)
+
+
+def built_dicts(fdef: ast.FunctionDef) -> set:
+    """The names `fdef`'s own statements (not those of a loop or branch) assign a dict display, ``dict()`` or
+    a dict comprehension."""
+    return {t.id for s in fdef.body if isinstance(s, ast.Assign) and _dict_display(s.value)
+            for t in s.targets if isinstance(t, ast.Name)}
+
+
+def _dict_display(expr: ast.expr) -> bool:
+    return isinstance(expr, (ast.Dict, ast.DictComp)) or isinstance(expr, ast.Call) and isinstance(
+        expr.func, ast.Name) and expr.func.id == "dict" and not expr.args
+
+
 def _plain_default(expr: ast.expr) -> bool:
     """A default of names, attributes, items and arithmetic (``k=k``, ``c=cfg["c"] * 2``): no call, no display."""
     allowed = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.BinOp, ast.UnaryOp, ast.Tuple,
@@ -302,4 +326,4 @@ def _at(stmt: ast.stmt, where: ast.AST) -> ast.stmt:
     return stmt
 
 
-__all__ = ["TREE_DEFAULT", "LocalDefs", "writes_attributes"]
+__all__ = ["TREE_DEFAULT", "LocalDefs", "built_dicts", "returns_dict", "writes_attributes"]

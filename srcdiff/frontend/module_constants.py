@@ -17,6 +17,8 @@ list by its items).
 from __future__ import annotations
 
 import ast
+import enum
+import inspect
 import operator
 
 from ..errors import SrcDiffError
@@ -24,7 +26,7 @@ from . import depends
 from .key_parameters import key_value
 from .naming import assigned_names
 from .parse import parse_function
-from .tree_entries import Const, Node
+from .tree_entries import Const, Node, Static
 from .trees import Struct
 
 
@@ -175,14 +177,53 @@ class ModuleConstants:
 
     def key_constant(self, node: ast.expr):
         """A key to read a tree at: a `constant`, or a tuple of them (``p[(0, 1)]``, ``p[i, j]``, ``p[key]`` of
-        a loop over a tuple-keyed dict); None otherwise."""
+        a loop over a tuple-keyed dict), a float or an Enum member (`other_key`); None otherwise."""
         value = self.constant(node)
+        if value is None:
+            value = self.other_key(node)
         if value is not None:
             return value
         if isinstance(node, ast.Tuple):
             found = tuple(self.constant(e) for e in node.elts)
             return found if all(_plain(f) for f in found) else None
         return entry_value(self.entry(node)) if isinstance(node, ast.Name) else None
+
+    def other_key(self, node: ast.expr):
+        """A dict key known now that is not a string or an integer: a float written out (``300.0``) or an Enum
+        member (``Term.FIT``, or a name bound to one); else None."""
+        if isinstance(node, ast.Constant) and type(node.value) is float:
+            return node.value
+        bound = self.env.get(node.id) if isinstance(node, ast.Name) else None
+        if isinstance(bound, Const) and (type(bound.value) is float or isinstance(bound.value, enum.Enum)):
+            return bound.value
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in self.env:
+            owner = self.parsed.resolve(node.value.id)
+            if isinstance(owner, type) and issubclass(owner, enum.Enum) and isinstance(
+                    member := inspect.getattr_static(owner, node.attr, None), enum.Enum):
+                self.deps.append(self.parsed_dependency(node.value.id, owner))
+                return member
+        return None
+
+    def other_keyed_dict(self, value: ast.Dict, where):
+        """``{300.0: 0.2, 320.0: 0.35}`` or ``{Term.FIT: fit, Term.REG: reg}`` built in the function: keyed by
+        floats or Enum members (`other_key`).  Of numbers written out, it is data held whole (read at a key
+        known only when the function runs too, as a module dict is); of computed values, a tree with those keys
+        (read at keys known now).  Any other key is refused at the line."""
+        keys = [self.constant(k) if self.constant(k) is not None else self.other_key(k) for k in value.keys]
+        if None in keys:
+            key = ast.unparse(value.keys[keys.index(None)])
+            raise self.error(where, f"a dict built in the differentiated function needs keys known when the gradient "
+                             f"is built (strings, numbers, Enum members), not {key}",
+                             "key it by strings ({'W': W}) or integers, or build it at module level")
+        try:
+            data = {k: ast.literal_eval(v) for k, v in zip(keys, value.values)}
+        except ValueError:
+            data = None
+        if data is not None and all(type(v) in (int, float, bool, str) for v in data.values()):
+            held = self.inject(data, self.target_base or "table")
+            return Static(held.name, data)
+        children = {k: self.element(v, k, where) for k, v in zip(keys, value.values)}
+        return self.owning(Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth))
 
     def constant_items(self, node: ast.expr, force: bool):
         """The items of a loop over module data of lists of keys (``GROUPS``, ``Cfg.NAMES``) or over a

@@ -29,10 +29,11 @@ import types
 from .built_objects import init_attributes
 from .callables import is_gradient_object
 from .depends import MISSING
+from .local_defs import built_dicts
 from .naming import own_nodes
 from .parse import parse_function
 from .rewrites import user_function
-from .tree_entries import Const, Leaf, Node, call_key
+from .tree_entries import Const, Leaf, Method, Node, call_key, leaf_entries
 from .trees import LEAF, Struct, name_part
 
 _OBJECTS = ("object", "namedtuple", "dict")
@@ -53,6 +54,7 @@ def object_class(func, operators: bool = False):
     except Exception:  # noqa: BLE001  not readable here: the call is left as written and lowering reports it
         return None
     found = None
+    built = built_dicts(parsed.tree)
     for node in own_nodes(parsed.tree):
         if not isinstance(node, ast.Return):
             continue
@@ -63,11 +65,28 @@ def object_class(func, operators: bool = False):
                 isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.value.keys):
             found = dict  # ``return {"w": gw, "b": gb}``: a dict of constant keys (the same at every return)
             continue
+        if _dict_made(node.value, built):
+            found = dict  # ``return d`` of ``d = {}; d["a"] = ...``, a comprehension: its keys known when read
+            continue
+        if isinstance(node.value, ast.Tuple) and any(_dict_made(e, built) for e in node.value.elts):
+            found = tuple  # ``return parts, total``: a tuple holding such a dict
+            continue
         cls = _resolved(parsed, node.value.func) if isinstance(node.value, ast.Call) else None
         if not isinstance(cls, type) or init_attributes(cls) is None:
             return None
         found = cls  # (two classes are refused at the helper's second return: object_return)
     return found
+
+
+def _dict_made(value: ast.expr, built: set) -> bool:
+    """``{k: ... for k in ...}``, ``dict(m=..., s=...)`` or a name the function built a dict in."""
+    return isinstance(value, ast.DictComp) or isinstance(value, ast.Name) and value.id in built \
+        or _keyword_dict(value)
+
+
+def _keyword_dict(value: ast.expr) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" \
+        and not value.args and bool(value.keywords) and all(k.arg is not None for k in value.keywords)
 
 
 def _resolved(parsed, expr):
@@ -88,6 +107,8 @@ class ReturnedObjects:
     def returned_object(self, value, where):
         """``helper(...)`` of a helper returning a new object: the object's tree, its fields fresh
         variables unpacked from the flattened helper's tuple (added to `self.pending`); else None."""
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            return self._returned_by_method(value, where)
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id not in self.env):
             return None
         func = self.parsed.resolve(value.func.id)
@@ -106,11 +127,39 @@ class ReturnedObjects:
         except NotFields:
             return None  # (an object holding functions or trees: read as before, a callee's tree or refused)
         self.deps.append(self.parsed_dependency(value.func.id, func))  # a redefined helper: built again
-        struct = flat.returns
-        leaves = {k: Leaf(self.names.fresh(f"{self.target_base}_{name_part(k)}")) for k in struct.keys}
-        store = ast.Tuple([ast.Name(c.name, ast.Store()) for c in leaves.values()], ast.Store())
+        return self._unpacked(call, flat, where)
+
+    def _returned_by_method(self, value: ast.Call, where):
+        """``model.forward(x)`` of a method returning a dict it builds (of an object read as a tree): the
+        dict's tree, as `returned_object` makes for a helper; else None."""
+        owner = self.entry(value.func.value)
+        if not (isinstance(owner, Node) and owner.struct.kind in ("object", "dataclass", "namedtuple")):
+            return None  # (cfg.get(...) of a dict: tree_reads.py)
+        target = self.entry(value.func)
+        if not (isinstance(target, Method) and isinstance(target.func, types.FunctionType)
+                and object_class(target.func) is dict):
+            return None
+        try:
+            call, flat = self.helper_call(value, target.func, [target.owner], {}, target.name, returns_object=True)
+        except NotFields:
+            return None
+        return self._unpacked(call, flat, where)
+
+    def _unpacked(self, call, flat, where):
+        """The tree `flat`'s returned tuple stands for, its fields fresh variables assigned from `call`."""
+        made = []
+
+        def local(node: Node) -> Node:
+            node.local, node.depth = True, self.depth
+            made.append(node)
+            return node
+
+        tree = _fresh_tree(flat.returns, self.names.fresh, self.target_base, local)
+        store = ast.Tuple([ast.Name(c.name, ast.Store()) for c in leaf_entries(tree)], ast.Store())
         self.pending.append(ast.copy_location(ast.Assign([store], call), where))
-        return self.owning(Node(struct, leaves, local=True, depth=self.depth))
+        for node in made[:-1]:
+            self.owning(node)  # (a dict inside a returned tuple: written by key as its own tree)
+        return self.owning(tree)
 
     def returned_entry(self, value: ast.Call):
         """The tree a call read at once (``layer(p, x)["h"]``, ``dtl(p)["w"]``) returns: as
@@ -141,21 +190,44 @@ class ReturnedObjects:
         """``return State(...)`` of a helper read for its object: the tuple of the object's fields (after
         the statements computing a returned dict's values)."""
         before = []
-        if isinstance(s.value, ast.Dict):  # ``return {"w": gw, "b": gb}``: its values computed first
+        if isinstance(s.value, (ast.Dict, ast.DictComp, ast.Tuple)) or _keyword_dict(s.value):
+            # ``return {"w": gw, "b": gb}``, ``return d, total``: its values computed first
             self.pending, self.target_base = [], "returned"
             found = self.tree_value(s.value, s)
             before = self.pending
         else:
             found = self.entry(s.value)
-        if not (isinstance(found, Node) and found.struct.kind in _OBJECTS and found.children
-                and all(isinstance(c, (Leaf, Const)) for c in found.children.values())):
+        if not (isinstance(found, Node) and found.struct.kind in _OBJECTS + ("tuple",) and found.children
+                and (found.struct.kind != "tuple" or isinstance(s.value, ast.Tuple)) and _fields(found)):
             raise NotFields(s)
-        struct = Struct(found.struct.kind, found.struct.keys, (LEAF,) * len(found.children), found.struct.cls)
+        struct = _struct(found)
         if self.returned is not None and self.returned != struct:
             raise NotFields(s)
         self.returned = struct
-        items = [self.as_ast(c, s) for c in found.children.values()]
+        items = [self.as_ast(c, s) for c in leaf_entries(found)]
         return before + [ast.copy_location(ast.Return(ast.Tuple(items, ast.Load())), s)]
+
+
+def _fields(found: Node, depth: int = 0) -> bool:
+    """Whether every entry of `found` is an array or number, or (below a returned tuple, one deep) a dict or
+    object of them."""
+    return all(isinstance(c, (Leaf, Const)) or depth == 0 and found.struct.kind == "tuple" and isinstance(c, Node)
+               and c.struct.kind in _OBJECTS and c.children and _fields(c, 1) for c in found.children.values())
+
+
+def _struct(found: Node) -> Struct:
+    """The structure of a returned tree, its leaves (numbers written in the helper too) LEAF."""
+    keys = tuple(found.children)
+    return Struct(found.struct.kind, keys, tuple(_struct(c) if isinstance(c, Node) else LEAF
+                                                 for c in found.children.values()), found.struct.cls)
+
+
+def _fresh_tree(struct: Struct, fresh, base: str, local) -> Node | Leaf:
+    """A tree of `struct` whose leaves are fresh variables named from `base`."""
+    if struct.kind == "leaf":
+        return Leaf(fresh(base))
+    children = {k: _fresh_tree(c, fresh, f"{base}_{name_part(k)}", local) for k, c in zip(struct.keys, struct.children)}
+    return local(Node(struct, children))
 
 
 __all__ = ["NotFields", "ReturnedObjects", "object_class"]

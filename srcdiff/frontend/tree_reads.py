@@ -43,6 +43,8 @@ class TreeReads:
                 args.append(arg)
         for k in node.keywords:
             found = self.entry(k.value) if k.arg is None else None
+            if found is None and k.arg is None and isinstance(k.value, ast.Call):
+                found = self.returned_entry(k.value)  # f(**stats(x)) of a helper returning a dict: returned_objects.py
             if isinstance(found, Node) and found.struct.kind == "dict" and self.plain(found) \
                     and all(isinstance(key, str) for key in found.children):
                 keywords += [ast.keyword(key, self.as_ast(c, k.value)) for key, c in found.children.items()]

@@ -107,12 +107,36 @@ def is_namedtuple_class(cls) -> bool:
 
 
 def is_object(value) -> bool:
-    """A user object whose attributes form a tree (``self`` of a method)."""
+    """A user object whose attributes form a tree (``self`` of a method): held in its ``__dict__``, or in the
+    ``__slots__`` its classes declare."""
+    held = hasattr(value, "__dict__") or bool(slot_names(type(value)))
     if isinstance(value, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
-                          types.MethodType, np.ufunc)) or callable(value) and not hasattr(value, "__dict__"):
+                          types.MethodType, np.ufunc)) or callable(value) and not held:
         return False
     library = (type(value).__module__ or "").split(".")[0] in _LIBRARIES
-    return hasattr(value, "__dict__") and not is_leaf_value(value) and not library
+    return held and not is_leaf_value(value) and not library
+
+
+def slot_names(cls) -> tuple:
+    """The attribute names the ``__slots__`` of user class `cls` and of its bases declare (not ``__dict__`` or
+    ``__weakref__``), in declaration order; () for a class without them (or of a library)."""
+    if (getattr(cls, "__module__", None) or "").split(".")[0] in _LIBRARIES:
+        return ()
+    found = []
+    for klass in reversed(getattr(cls, "__mro__", ())[:-1]):
+        declared = vars(klass).get("__slots__", ())
+        for name in (declared,) if isinstance(declared, str) else declared:
+            if name not in ("__dict__", "__weakref__") and name not in found:
+                found.append(name)
+    return tuple(found)
+
+
+def attribute_names(value) -> tuple:
+    """The attributes of user object `value` a tree reads: those its ``__dict__`` holds, then those its
+    ``__slots__`` hold that are set (names starting with ``__`` left out)."""
+    held = list(vars(value)) if hasattr(value, "__dict__") else []
+    held += [a for a in slot_names(type(value)) if a not in held and hasattr(value, a)]
+    return tuple(a for a in held if not a.startswith("__"))
 
 
 _LIBRARIES = {"numpy", "scipy", "pandas", "builtins", "torch", "jax", "dask", "xarray", "sympy", "srcdiff"}
@@ -172,7 +196,7 @@ def structure(value, depth: int = 0, in_object: bool = False) -> Struct:
     if callable(value) and not is_callable_object(value):
         return Struct("static", cls=Ident(value))
     if is_object(value):
-        attrs = tuple(a for a in vars(value) if not a.startswith("__"))
+        attrs = attribute_names(value)
         return Struct("object", attrs, tuple(structure(getattr(value, a), depth + 1, True) for a in attrs),
                       type(value))
     return Struct("opaque", cls=type(value))

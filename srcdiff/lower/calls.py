@@ -33,6 +33,7 @@ from .point_guards import lower_guarded_where
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .static_dicts import lower_dict_get
 from .static_values import StaticParameter, as_written, static_parameter, static_value
+from .subscripts import lower_module_dict_get
 from .user_calls import is_user_function, user_call
 
 
@@ -54,7 +55,7 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Constant) \
             and isinstance(callee.value.value, str):
         return opaque(lower, node, target)  # "{:.3f}".format(x): text, with no gradient
-    got = lower_dict_get(lower, node, target)  # cfg.get("l2", 0.1) of a dict of constants
+    got = lower_dict_get(lower, node, target) or lower_module_dict_get(lower, node, target)  # cfg.get("l2", 0.1)
     if got is not None:
         return got
     if isinstance(callee, ast.Attribute) and _method_of_a_value(state, callee):

@@ -71,9 +71,11 @@ def dict_iterables(state: LoweringState, it: ast.expr) -> ast.expr:
     d, view, named = found
     items = _VIEWS[view](d)
     if not is_simple(items):
-        raise state.error(it, f"looping over {ast.unparse(it)}, a dict of the module holding arrays or objects, "
-                          "is not supported", f"loop over its keys and read the values: for k in {ast.unparse(named)}: "
-                          f"v = {ast.unparse(named)}[k]")
+        keyed = not is_simple(tuple(d))  # (Enum members: the tuple of them is spelled by the user)
+        what = "keyed by Enum members or other objects" if keyed else "holding arrays or objects"
+        raise state.error(it, f"looping over {ast.unparse(it)}, a dict of the module {what}, is not supported",
+                          f"loop over its keys and read the values: for k in "
+                          f"{'(Term.A, Term.B)' if keyed else ast.unparse(named)}: v = {ast.unparse(named)}[k]")
     static_value(state, named)  # (rebinding the name builds the gradient again)
     state.parsed.include([Dependency(_Iterated(d), view, items)])
     return ast.copy_location(ast.Constant(items), it)

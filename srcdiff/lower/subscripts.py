@@ -8,8 +8,9 @@ adjoint can scatter the gradient back to the same place.
 from __future__ import annotations
 
 import ast
+from collections.abc import Hashable
 
-from ..frontend.depends import MISSING
+from ..frontend.depends import MISSING, Dependency
 from ..ir.nodes import Const, Global, Operand, Var, operand_ast
 from ..rules.structural import GETITEM, NOGRAD
 from .dict_loops import module_dict
@@ -35,6 +36,14 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
         return Const(member)
     if is_enum_class(lower.state, node.value):
         return opaque(lower, node, target)  # (of a key known when the function runs: no gradient)
+    keyed = _module_dict_at_a_key(lower, node)
+    if keyed is not None:  # OBS[300.0], WEIGHTS[Term.FIT]: a number held, a constant (numba's too) the
+        spelled, key = keyed  # gradient depends on by value; anything else read when run
+        held = static_value(lower.state, node.value)
+        if type(held.get(key)) in (int, float):
+            lower.state.parsed.include([Dependency(held, key, held[key])])
+            return Const(held[key])
+        return opaque(lower, spelled, target)
     key = _text_key(lower, node.slice)
     if isinstance(node.value, ast.Name) and key is not None \
             and (isinstance(lower.expr(node.value), Global) or module_dict(lower.state, node.value) is not None):
@@ -89,6 +98,58 @@ def _module_data_constant(lower: ExpressionLowerer, node: ast.Subscript):
     except (LookupError, TypeError):
         return MISSING
     return value if type(value) in (int, float, str) else MISSING
+
+
+def _module_dict_at_a_key(lower: ExpressionLowerer, node: ast.Subscript) -> tuple | None:
+    """``OBS[300.0]``, ``WEIGHTS[Term.FIT]`` (or a loop's member ``WEIGHTS[k]``, the member written
+    ``Term.FIT``): a module dict read at a float or an Enum member known when the gradient is built (not an
+    index): (the read as the code spells it, the key); None for any other subscript.  The dict holds data,
+    no gradient."""
+    if not isinstance(node.value, ast.Name) or module_dict(lower.state, node.value) is None:
+        return None
+    key = node.slice
+    if isinstance(key, ast.Constant) and type(key.value) is float:
+        return node, key.value
+    bound = lower.state.env.get(key.id) if isinstance(key, ast.Name) else None
+    if isinstance(bound, Const) and type(bound.value) is float:
+        return ast.copy_location(ast.Subscript(node.value, ast.copy_location(ast.Constant(bound.value), key),
+                                               ast.Load()), node), bound.value
+    member = enum_member(lower.state, key) if isinstance(key, (ast.Name, ast.Attribute)) else None
+    if member is None:
+        return None
+    if isinstance(key, ast.Attribute):
+        return node, member
+    cls = type(member)  # (a loop's name bound to the member: the member spelled by its class, if the module has it)
+    if static_value(lower.state, ast.Name(cls.__name__, ast.Load()), record=False) is not cls:
+        return None
+    spelled = ast.Attribute(ast.Name(cls.__name__, ast.Load()), member.name, ast.Load())
+    return ast.copy_location(ast.Subscript(node.value, ast.fix_missing_locations(ast.copy_location(spelled, key)),
+                                           ast.Load()), node), member
+
+
+def lower_module_dict_get(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
+    """``WEIGHTS.get(Term.FIT, 0.0)``, ``OBS.get(300.0)`` of a module dict at a key written out (a constant, an
+    Enum member) with a default written out: data read when the function runs, as ``WEIGHTS[Term.FIT]`` is;
+    a default computed in the function is refused (its derivative would be lost); None for other calls."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Name)
+            and not node.keywords and 1 <= len(node.args) <= 2 and module_dict(lower.state, func.value) is not None):
+        return None
+    key = node.args[0]
+    if not (isinstance(key, ast.Constant) or isinstance(key, ast.Attribute) and enum_member(lower.state, key)):
+        return None
+    if len(node.args) == 2 and not isinstance(node.args[1], ast.Constant):
+        raise lower.state.error(node, f"{ast.unparse(node)} reads a dict of the module with a default computed in "
+                                "the function, whose derivative srcdiff would lose", f"write {ast.unparse(func.value)}"
+                                f"[{ast.unparse(key)}] if {ast.unparse(key)} in {ast.unparse(func.value)} else ...")
+    held = static_value(lower.state, func.value)
+    known = key.value if isinstance(key, ast.Constant) else enum_member(lower.state, key)
+    found = held.get(known, MISSING) if isinstance(known, Hashable) else None
+    default = node.args[1].value if len(node.args) == 2 else None
+    if type(found) in (int, float) or found is MISSING and type(default) in (int, float):
+        lower.state.parsed.include([Dependency(held, known, found)])  # (a key added or removed: built again)
+        return Const(default if found is MISSING else found)
+    return opaque(lower, node, target)
 
 
 def _text_key(lower: ExpressionLowerer, node: ast.expr) -> str | None:

@@ -122,7 +122,7 @@ KEPT = {"streaming_logsumexp", "increment_elements", "smoothed_total_variation",
 REFUSED: set = set()
 #: a parameter tree holding an int, which the matrix's jvp tangent copies (srcdiff refuses a tangent
 #: with a part that holds no float, rightly)
-INT_LEAVES = {"advection_diffusion_cfg"}
+INT_LEAVES = {"advection_diffusion_cfg", "nested_dict_config_cfg"}
 #: jit="numba" refused these at the user's line (the open item above: their gradients compile since wave 28,
 #: test_numba28.py; forward mode over them is refused at the line still)
 NUMBA_OPEN = {"sinkhorn", "nbody_step_energy", "nbody_step_energy_vel"}

@@ -73,9 +73,10 @@ Open:
   'leapfrog_grad'>" while four processes compiled on a loaded machine; alone it agrees (not
   reproduced).
 * Refused at the user's line: ode_arrhenius (a dict keyed by floats built in the function, read at a
-  loop's float); jit="numba" of hyd_nash_cascade (``stores = [0.0] * n`` written by index: a list on one
-  path and an array on another), of ``ARCH[i]["act"]`` at a loop's count and of an array indexed by a
-  list argument; ``mod.X`` of an array another module holds (bind it by name).
+  loop's float; accepted since wave 34a, test_wave34a.py, but by jit="numba"); jit="numba" of
+  hyd_nash_cascade (``stores = [0.0] * n`` written by index: a list on one path and an array on another),
+  of ``ARCH[i]["act"]`` at a loop's count and of an array indexed by a list argument; ``mod.X`` of an array
+  another module holds (bind it by name).
 """
 
 from __future__ import annotations
@@ -105,9 +106,9 @@ def _name(p):
 #: the rows the default run keeps (cheap ones; `-m slow` runs them all)
 KEPT = {"cfg_arch_network"}
 #: refused by grad at the user's line, and so by every transformation
-REFUSED = {"ode_arrhenius"}
+REFUSED: set = set()  # (ode_arrhenius, a dict keyed by floats built in the function: accepted since wave 34a)
 #: jit="numba" refuses these at the user's line
-NUMBA_REFUSED = {"hyd_nash_cascade"}
+NUMBA_REFUSED = {"hyd_nash_cascade", "ode_arrhenius"}  # (ode_arrhenius: a dict read at a loop's float)
 
 
 def accepted():
@@ -203,9 +204,9 @@ def test_a_record_changed_in_place_builds_again(name, table, transform):
 
 # ---- messages that now say what is wrong ----
 
-def _float_keys(x):
-    obs = {300.0: 0.2, 320.0: 0.35}
-    return x * obs[300.0]
+def _computed_keys(x):
+    obs = {x: 0.2, 320.0: 0.35}  # (float keys written out are read since wave 34a: test_wave34a.py)
+    return x * obs[320.0]
 
 
 def _another_modules_array(w):
@@ -213,9 +214,9 @@ def _another_modules_array(w):
 
 
 @pytest.mark.parametrize("func,arg,says", [
-    (_float_keys, 1.5, r"needs string or integer keys, not 300\.0"),
+    (_computed_keys, 1.5, r"needs keys known when the gradient is built .*, not x"),
     (_another_modules_array, np.ones(2), r"fd\.X is a ndarray another module holds.*wave33g_findings import X"),
-], ids=["float_keys", "module_attribute"])
+], ids=["computed_keys", "module_attribute"])
 def test_the_refusal_names_what_to_change(func, arg, says):
     """Refused at the line, saying what it is (these said "needs constant keys" of constant keys, and "is
     not a number" of an array)."""

@@ -106,6 +106,26 @@ def mentions(node: ast.AST) -> set[str]:
     return {n.id for n in nodes(node) if isinstance(n, ast.Name)}
 
 
+def plainly_rebound(func: ast.FunctionDef) -> set[str]:
+    """Names (not parameters) every store of which is a plain assignment of the function's body
+    (``m_bar = -t7_bar; m_bar = m_bar + e``): each rebinding is met in order there."""
+    top = {id(s.targets[0]) for s in func.body if isinstance(s, ast.Assign) and len(s.targets) == 1}
+    stores = [n for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    params = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+    return {n.id for n in stores} - {n.id for n in stores if id(n) not in top} - params
+
+
+def flowing_names(rest: list[ast.stmt], root: str) -> set[str]:
+    """The names mentioned by the statements of `rest` that read `root` or a value computed from it."""
+    flow, found = {root}, {root}
+    for stmt in rest:
+        mentioned = mentions(stmt)
+        if mentioned & flow:
+            found |= mentioned
+            flow |= writes(stmt)
+    return found
+
+
 def vocabulary(node: ast.AST) -> set[str]:
     """Every name and attribute `node` spells (``np.linalg.solve``: np, linalg, solve): a pass
     that rewrites calls of certain functions has nothing to do where none is spelled."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 
 from ...ir.shapes import MANY, UNKNOWN_DIM
+from . import liveness
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
 from .shape_calls import is_size_arithmetic, is_ufunc, self_operand, shape_of_call
 from .shape_classes import ELEMENTWISE, SCALAR, ShapeClasses
@@ -240,7 +241,8 @@ def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
     changed = False
     loads = reads(func)
     for block in bodies(func.body):
-        rebound = _rebound(func) if block is func.body else set()
+        rebound = liveness.plainly_rebound(func) if block is func.body else set()
+        touched: set[str] = set()  # names the fills made numbers in this pass flow through
         for index, stmt in enumerate(block):
             name = assigned_name(stmt)
             value = getattr(stmt, "value", None)
@@ -253,6 +255,12 @@ def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             if key in (None, SCALAR) or not _uses_allow(block[index + 1:], name, key, classes, loads,
                                                         rebound if number else frozenset()):
                 continue
+            # (a fill meeting what another made a number in this pass waits for the next, its classes read
+            # again: ``x_bar = t3_bar * 2.0; x_bar = x_bar + t1_bar * 0.7``, x_bar returned, not both)
+            involved = liveness.flowing_names(block[index + 1:], name)
+            if involved & touched:
+                continue
+            touched |= involved
             stmt.value = value.args[1]
             changed = True
     return changed
@@ -263,15 +271,6 @@ def _is_fill(value) -> bool:
         and value.func.attr == "full" and isinstance(value.func.value, ast.Name) \
         and value.func.value.id == "np" and len(value.args) == 2 and not value.keywords \
         and shape_of_call(value.args[0]) is not None and is_pure(value.args[1])
-
-
-def _rebound(func: ast.FunctionDef) -> set[str]:
-    """Names (not parameters) every store of which is a plain assignment of the function's body
-    (``m_bar = -t7_bar; m_bar = m_bar + e``): each rebinding is met in order there."""
-    top = {id(s.targets[0]) for s in func.body if isinstance(s, ast.Assign) and len(s.targets) == 1}
-    stores = [n for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
-    params = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
-    return {n.id for n in stores} - {n.id for n in stores if id(n) not in top} - params
 
 
 def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses, loads, rebound=frozenset()) -> bool:
