@@ -12,7 +12,8 @@ from numeric import central_difference
 
 import srcdiff
 from srcdiff.backend.optimize.contract import contract_sums
-from srcdiff.backend.optimize.wheres import factor_branches, merge_complements
+from srcdiff.backend.optimize.factored_branches import factor_branches
+from srcdiff.backend.optimize.wheres import merge_complements
 from srcdiff.ir import shapes
 
 from . import corpus, matrix

@@ -14,10 +14,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    merging ``x_bar = a; x_bar = x_bar + b`` into ``x_bar = a + b``;
    (with them, `logistic.logistic_factors`: a sigmoid's adjoint ``g * s / d * e`` read from its
    value, ``g * s * (1.0 - s)``, which rounds differently and is 0, not NaN, where it saturates);
-   (with them, `wheres.fold_decided_wheres`: a ``np.where(c, ...)`` inside a branch another
-   one on `c` already chose, kept to that branch, and a zero adjoint's hold ``held_still``
-   whose direction is a nonzero number there dropped; and `wheres.inline_decided`: such a
-   selection held in a temporary read once there goes into that use);
+   (with them, `wheres.fold_decided_wheres`: a ``np.where(c, ...)`` inside a branch another one on `c`
+   already chose, kept to that branch, a zero adjoint's hold ``held_still`` whose direction is a nonzero
+   number there dropped; `wheres.inline_decided`: such a selection, or chain, held in a temporary there);
    (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a
    write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
    zeroings on a copy, in plain NumPy);
@@ -99,6 +98,7 @@ from . import (
     dot_sums,
     einsum_matmuls,
     factor,
+    factored_branches,
     fresh_loop_writes,
     hyperbolic,
     joined_scatters,
@@ -282,7 +282,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_dead(func.body)
         statements.remove_dead_in_loops(func.body)
         statements.remove_unread(func)
-    if wheres.factor_branches(func, is_scalar, is_float_name):
+    if factored_branches.factor_branches(func, is_scalar, is_float_name):
         simplify(func, is_float_name, is_scalar)
     writes.zero_on_copies(func, info.is_array)
     if factor.factor_backward(func, ("backward",)):
