@@ -312,14 +312,37 @@ def _complementary(first: ast.expr, second: ast.expr, folder: _Folder) -> ast.ex
 
 
 def _merged_sum(expr: ast.BinOp, folder: _Folder) -> ast.expr | None:
+    if isinstance(expr.op, ast.Sub) and (negated := _negated(expr.right, folder)) is not None:
+        left = _negated(expr.left.operand, folder) if _negation(expr.left) else expr.left
+        return None if left is None else _complementary(left, negated, folder)
     if not isinstance(expr.op, ast.Add):
         return None
     return _complementary(expr.left, expr.right, folder)
 
 
+def _negation(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub)
+
+
+def _negated(expr: ast.expr, folder: _Folder) -> ast.expr | None:
+    """``-np.where(c, 0.0, b)`` as ``np.where(c, 0.0, -b)`` (the zero's sign aside), pushed into a
+    chain of such selections: a one-sided selection subtracted merges like one added; None for
+    anything else."""
+    kept = _one_sided(expr, folder)
+    if kept is None:
+        return None
+    args = list(expr.args)
+    args[3 - kept] = ast.Constant(0.0)
+    args[kept] = _negated(args[kept], folder) or ast.UnaryOp(ast.USub(), args[kept])
+    return ast.Call(expr.func, args, [])
+
+
 def _merge_at(block: list[ast.stmt], i: int, folder: _Folder) -> bool:
     name = assigned_name(block[i])
-    if name is None or _one_sided(block[i].value, folder) is None:
+    first = block[i].value if name is not None else None
+    if first is not None and _negation(first):  # (``x = -np.where(c, 0.0, a)``)
+        first = _negated(first.operand, folder)
+    if first is None or _one_sided(first, folder) is None:
         return False
     inputs = set(reads(block[i].value)) | {name}
     for j in range(i + 1, len(block)):
@@ -327,10 +350,12 @@ def _merge_at(block: list[ast.stmt], i: int, folder: _Folder) -> bool:
         if is_comment(later):
             continue
         value = later.value if assigned_name(later) == name else None
-        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
-            for mine, other in ((value.left, value.right), (value.right, value.left)):
-                merged = isinstance(mine, ast.Name) and mine.id == name \
-                    and _complementary(block[i].value, other, folder)
+        if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)):
+            pairs = ((value.left, value.right), (value.right, value.left)) if isinstance(value.op, ast.Add) \
+                else ((value.left, _negated(value.right, folder)),)  # (``x = x - np.where(c, 0.0, b)``)
+            for mine, other in pairs:
+                merged = other is not None and isinstance(mine, ast.Name) and mine.id == name \
+                    and _complementary(first, other, folder)
                 if merged and not reads(other)[name]:
                     later.value = merged
                     del block[i]
