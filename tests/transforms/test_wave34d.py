@@ -125,6 +125,22 @@ def test_chains_at_special_values(f, extra):
     np.testing.assert_array_equal(srcdiff.grad(f)(SPECIAL, *extra), srcdiff.grad(f, debug=True)(SPECIAL, *extra))
 
 
+def test_boolean_masks_are_selections():
+    """Huber by boolean masks times its pieces: one selection of the two pieces' adjoints, no product
+    by the masks, no forward product kept for its shape alone."""
+    src = _source(w.v33.huber_bool_mask, *_residuals(), 0.8)
+    assert _selections(src) == 1 and "~" not in src and "unbroadcast" not in src, src
+    src = _source(w.masked_middle, SPECIAL, 0.5)
+    assert " * m" not in src and "m * " not in src, src
+
+
+@pytest.mark.parametrize("f, extra", [(w.masked_middle, (0.5,)), (w.masked_scalar_seed, (0.5,)),
+                                      (w.masked_scalar_seed, (0.0,)), (w.masked_middle, (-0.0,))])
+def test_boolean_masks_at_special_values(f, extra):
+    """Bit for bit the unoptimised gradient at the masks' ties, ±0 and both sides (up to a zero's sign)."""
+    np.testing.assert_array_equal(srcdiff.grad(f)(SPECIAL, *extra), srcdiff.grad(f, debug=True)(SPECIAL, *extra))
+
+
 def test_ties_of_the_chains_are_the_pieces_they_select():
     """Huber by a np.where chain at r = ±d takes the middle piece (r > d fails): gradient r there, and the
     smoothed hinge at margins 1 and 0 the one its conditions select (0 and -y x)."""

@@ -9,7 +9,9 @@ some at exact ties and kinks:
 * CHAINS: a selection chain's adjoint held in a temporary and read where every condition it needs is
   decided (backend/optimize/wheres.py inline_decided), three pieces deep, broadcast against a column,
   read outside its decided branch too (it stays); a difference of complementary selections
-  (merge_complements), its first term negated.
+  (merge_complements), its first term negated;
+* BOOLEAN MASKS: a comparison's boolean mask and its negation ``~m`` as factors of products
+  (mask_products.py), inside a chain, and Huber by masks on a vector.
 """
 
 import sys
@@ -44,6 +46,21 @@ def chain_read_outside(x, d):
 def negated_pieces(x, d):
     """A loss minus a piecewise term, the pieces subtracted: the adjoint is x_bar = -A; x_bar -= B."""
     return np.sum(np.exp(x)) - np.sum(np.where(x > d, d * x, np.where(x < 0.0, 0.0, 0.5 * x * x)))
+
+
+# ---- BOOLEAN MASKS ----
+
+
+def masked_middle(x, c):
+    """A boolean mask inside a chain of products, and its negation times another chain."""
+    m = x > c
+    return np.sum(np.sin(x) * m * x) + np.sum(~m * x * x * 0.5)
+
+
+def masked_scalar_seed(x, d):
+    """Two boolean masks of one comparison times pieces, a mean: Huber by masks on a vector."""
+    inside = np.abs(x) <= d
+    return np.mean(inside * x * x + ~inside * (2.0 * d * np.abs(x) - d * d))
 
 
 # ---- arguments ----
@@ -99,6 +116,9 @@ PROGRAMS = [
     ("column_chain", column_chain, lambda rng: (_vector(rng, 5), _vector(rng, 4)), 0),
     ("chain_read_outside", chain_read_outside, lambda rng: (_vector(rng), 0.6), 0),
     ("negated_pieces", negated_pieces, lambda rng: (_vector(rng), 0.7), 0),
+    ("huber_bool_mask", v33.huber_bool_mask, residual(), 0),
+    ("masked_middle", masked_middle, lambda rng: (_vector(rng), 0.3), 0),
+    ("masked_scalar_seed", masked_scalar_seed, lambda rng: (2.0 * _vector(rng), 0.9), 0),
     # at ties: residuals or margins exactly on the kinks (the losses are smooth there: one derivative)
     ("huber_where_chain_ties", v33.huber_where_chain, residual_ties((0.75,)), 0),
     ("smooth_hinge_ties", v33.smooth_hinge, residual_ties((0.01,), signs=True), 0),
