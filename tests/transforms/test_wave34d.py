@@ -134,6 +134,17 @@ def test_boolean_masks_are_selections():
     assert " * m" not in src and "m * " not in src, src
 
 
+def test_a_mask_of_numbers_stays_a_product():
+    """A comparison of numbers is a bool: its product stays one, the gradient a number (a selection
+    would be a 0-d array)."""
+    def f(x, a):
+        on = a > 0.0
+        return np.sum(x * x) * (on * a * a) + ~on * a  # (~True is -2: Python's int inversion)
+    got = srcdiff.grad(f, wrt=1)(SPECIAL, 0.75)
+    assert not isinstance(got, np.ndarray)
+    np.testing.assert_allclose(got, 2.0 * 0.75 * np.sum(SPECIAL * SPECIAL) - 2.0, rtol=1e-14)
+
+
 @pytest.mark.parametrize("f, extra", [(w.masked_middle, (0.5,)), (w.masked_scalar_seed, (0.5,)),
                                       (w.masked_scalar_seed, (0.0,)), (w.masked_middle, (-0.0,))])
 def test_boolean_masks_at_special_values(f, extra):

@@ -31,8 +31,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    m = 1 and m = 0, like terms collected; then steps 2-4 again; only where every argument is float64
    or a Python number (the float64 mask widened nothing then), not for numba nor another library's
    arrays);
-   (with them, `mask_products`: a 0/1 float mask ``np.where(c, 0.0, 1.0)`` read only as a factor,
-   each product the selection of its other factor; then `wheres.merge_complements`:
+   (with them, `mask_products`: a 0/1 float mask ``np.where(c, 0.0, 1.0)`` read only as a factor, or a boolean
+   one or a selected number as any, each product the selection of its other factors; then `wheres.merge_complements`:
    ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)`` is ``x = np.where(c, a, b)``, and
    `cases.drop_zero_cases`: a selection added to an array of its shape whose branches are zero case
    by case, dropped; `selected_extrema`: an extremum read only where a selection decided it, its
@@ -231,7 +231,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if info.double:  # (IEEE's exact doublings and scalings, of one width)
             changed |= like_terms.collect(func, is_float_name, is_scalar)
         if info.python_loops and not info.portable and info.double:  # (float64: a selection keeps a product's dtype)
-            changed |= mask_products.select_mask_products(func, is_float_name)
+            changed |= mask_products.select_mask_products(func, is_float_name, classes)
         changed |= wheres.merge_complements(func, is_float_name)
         if cases.CALLS & spelled:
             changed |= cases.drop_zero_cases(func, classes, is_float_name)
