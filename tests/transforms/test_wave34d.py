@@ -2,9 +2,9 @@
 on held-out losses written first (benchmarks/variants34_piecewise.py; wave34d_programs.py holds them
 small, with the two losses tuned on and the shapes the rewrites read, some at exact ties).
 
-Found and fixed, tuned on wave 33's huber_where_chain and smooth_hinge only (backend/optimize/wheres.py):
+Found and fixed, tuned on wave 33's huber_where_chain, smooth_hinge and huber_bool_mask only:
 
-1. A chain of selections held in a temporary: np.where's adjoint through nested np.where is
+1. A chain of selections held in a temporary (backend/optimize/wheres.py): np.where's adjoint through nested np.where is
    ``t16_bar = np.where(c, 0.0, s); t15_bar = np.where(c, 0.0, np.where(e, 0.0, t16_bar))``, each a
    full pass, read only inside selections that decide `c` and `e`.  inline_decided substituted a
    temporary of one selection read once inside a selection on its own condition; now a chain of any
@@ -18,30 +18,52 @@ Found and fixed, tuned on wave 33's huber_where_chain and smooth_hinge only (bac
    like a sum (the subtracted branch negated; up to the sign of a zero, as the sums already were).
    The smoothed hinge's 5 selections and 2 accumulations: one ``zero_where`` of one ``np.where``.
    (factor_branches moved to factored_branches.py: wheres.py had no room.)
+3. Boolean masks times values (``small * (0.5 * r * r) + ~small * (d * np.abs(r) - k)``): ``~small``
+   had no shape (shape_classes.py read ``-`` and ``+`` of an operand, not ``~``), so the adjoint kept
+   the forward products for their shapes alone (``np.full(np.shape(t13), ...)``, three ``unbroadcast``)
+   and multiplied by the masks.  ``~m`` now has `m`'s shape, and a product whose factors hold one
+   boolean mask of arrays (a comparison's name, or ``~`` of one) or one selected number
+   (``np.where(c, 0.0, s)``) is the selection of the other factors in their order
+   (mask_products.py; bit for bit where the mask holds, 0.0 for a zero or NaN elsewhere, as float
+   masks already were): Huber by boolean masks is one selection, ``np.where(small, r, d * np.sign(r))
+   * s``.  Not for a comparison of numbers (its selection would be a 0-d array).
 
-Census (17 programs, every cell run; ok / n/a / refused at the user's line / WRONG / BAD), the same
-before and after:
+Census (20 programs, every cell run; ok / n/a / refused at the user's line / WRONG / BAD), the same
+before and after (the default run keeps 1 row through every transformation, ``-m slow`` all; every
+cell passes assert_ok_or_na before and after, and a tally with matrix.sample_everything() gave):
 
                      ok  n/a  ref WRONG BAD
-    grad             17    0    0     0   0
-    value_and_grad   17    0    0     0   0
-    hessian          17    0    0     0   0
-    jvp              17    0    0     0   0
-    vjp              17    0    0     0   0
-    numba            17    0    0     0   0
-    check            17    0    0     0   0
-    tree             17    0    0     0   0
+    grad             20    0    0     0   0
+    value_and_grad   20    0    0     0   0
+    hessian          20    0    0     0   0
+    jvp              20    0    0     0   0
+    vjp              20    0    0     0   0
+    numba            20    0    0     0   0
+    check            20    0    0     0   0
+    tree             20    0    0     0   0
 
-Ratios grad/hand, before -> after, benchmarks/variants.py --quick --rounds 7, CPU clock, one core,
-before and after interleaved on a shared, loaded machine (rows whose code did not change moved by up
-to 0.15): see the final report of wave 34d for the table; in short tuned on huber_where_chain 1.7 ->
-1.2 and smooth_hinge 1.6 -> 1.35; held out (variants34) unchanged within noise: none of them spells a
-selection chain's adjoint (they are within 1.1x but for asym_huber 1.8 and cauchy_capped 1.3).
+Ratios grad/hand (value_and_grad/hand), before -> after: benchmarks/variants.py --quick --rounds 7,
+CPU clock, one core, before (this branch's start) and after interleaved twice on a shared, loaded
+machine, the mean of the two medians (rows whose code did not change moved by up to 0.08):
 
-Open: Huber by boolean masks times values (``small * (0.5 * r * r) + ~small * ...``) still computes
-its forward products for their shapes alone (``np.full(np.shape(t13), ...)``, ``unbroadcast``); np.clip's
-two tie tests and np.sign times a selection where a hand writes ``r - clip(r)`` (huber_minmax,
-huber_clip_excess, huber_sq_hinge, smooth_l1_min, held-out asym_huber): not bit-for-bit rewrites.
+    tuned on      huber_where_chain 1.86 -> 1.34 (2.25 -> 1.73), smooth_hinge 1.61 -> 1.25
+                  (2.07 -> 1.58), huber_bool_mask 1.64 -> 1.23 (1.71 -> 1.69); huber_sq_hinge 1.41 ->
+                  1.44, smooth_l1_min 1.40 -> 1.42, huber_minmax 1.57 -> 1.54, huber_clip_excess 1.55
+                  -> 1.49 (code unchanged: noise)
+    held out      tukey_window 1.03 -> 1.05, cauchy_capped 1.25 -> 1.24, asym_huber 1.71 -> 1.75,
+    (variants34)  sq_hinge_zero_first 1.09 -> 1.08, relu_mlp 1.05 -> 1.10, pinball_bool 1.01 -> 1.04,
+                  capped_l1_where 0.99 -> 0.97, hardtanh_mlp 1.10 -> 1.10: none spells a selection
+                  chain's adjoint nor a boolean mask as a factor, their code is unchanged (noise)
+
+Open (the issue's 1.15x not reached on huber_where_chain, smooth_hinge, huber_bool_mask, and still
+about 1.4-1.55x on huber_sq_hinge, smooth_l1_min, huber_minmax, huber_clip_excess and held-out
+asym_huber 1.75, cauchy_capped 1.25): what is left is not a bit-for-bit rewrite but algebra a hand
+does: ``r - max(|r| - d, 0) sign(r)`` and ``c (r - c / 2)``'s adjoint are ``clip(r, -d, d)`` only
+for d >= 0 and round differently; np.clip's (and a minimum of a maximum's) two tie tests and their
+half shares, needed where the gradient is not 0 at the tie; ``np.sign`` (three times a product) times
+a selection; Huber by a np.where chain still computes ``s * (0.5 * r) + (0.5 * s) * r`` (one product
+``s * r`` up to subnormals) and selects twice where np.clip is one pass; the selections a user's
+np.where spells in the value stay in value_and_grad.
 """
 
 import numpy as np
@@ -53,7 +75,10 @@ from . import corpus, matrix, speed_checks
 from . import wave34d_programs as w
 
 #: the rows the default run keeps through every transformation (`-m slow` runs them all)
-KEPT = {"smooth_hinge_ties", "negated_pieces"}
+KEPT = {"smooth_hinge_ties"}
+
+#: the rows the default run keeps for float32 (one per rewrite)
+KEPT_FLOAT32 = {"huber_bool_mask", "negated_pieces", "huber_where_chain"}
 
 #: rows at kinks: central differences of step h straddle them (the matrix's tolerance), not within 1e-8
 AT_KINKS = {"huber_where_chain_ties", "smooth_hinge_ties", "asym_huber_ties"}
@@ -83,7 +108,8 @@ def test_every_transformation(program):
     matrix.assert_ok_or_na(program, matrix.TRANSFORMS)
 
 
-@pytest.mark.parametrize("program", matrix.with_array_argument(programs()), ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT_FLOAT32, p)
+                                     for p in matrix.with_array_argument(programs())], ids=_name)
 def test_float32_stays_float32(program):
     matrix.assert_float32_stays_float32(program)
 
