@@ -35,12 +35,14 @@ cell passes assert_ok_or_na before and after, and a tally with matrix.sample_eve
                      ok  n/a  ref WRONG BAD
     grad             20    0    0     0   0
     value_and_grad   20    0    0     0   0
-    hessian          20    0    0     0   0
+    hessian          18    2    0     0   0
     jvp              20    0    0     0   0
     vjp              20    0    0     0   0
     numba            20    0    0     0   0
     check            20    0    0     0   0
     tree             20    0    0     0   0
+
+(the two n/a: Huber's and the smoothed hinge's Hessians at residuals and margins on their kinks.)
 
 Ratios grad/hand (value_and_grad/hand), before -> after: benchmarks/variants.py --quick --rounds 7,
 CPU clock, one core, before (this branch's start) and after interleaved twice on a shared, loaded
