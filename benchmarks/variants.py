@@ -44,6 +44,7 @@ import variants32_heldout as v32h
 import variants32_losses as v32
 import variants33_gates as v33g
 import variants33_piecewise as v33
+import variants34_piecewise as v34
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -314,6 +315,20 @@ VARIANTS = [
             {"n": 9, "d": 4}),
     Variant("dead_zone_clip_1e4x30", "dead_zone_clip", (0,), _arguments(v33.residual_args, extra=(2.0,)),
             {"n": 9, "d": 4}),
+    # wave 34's held-out piecewise losses, written before its speed work (benchmarks/variants34_piecewise.py)
+    Variant("tukey_window_1e4x30", "tukey_window", (0,), _arguments(v34.residual_args, extra=(6.0,)), {"n": 9, "d": 4}),
+    Variant("cauchy_capped_1e4x30", "cauchy_capped", (0,), _arguments(v34.residual_args, extra=(25.0,)),
+            {"n": 9, "d": 4}),
+    Variant("asym_huber_1e4x30", "asym_huber", (0,), _arguments(v34.residual_args, extra=(2.0, 4.0)),
+            {"n": 9, "d": 4}),
+    Variant("sq_hinge_zero_first_1e4x30", "sq_hinge_zero_first", (0,),
+            _arguments(v34.residual_args, signs=True, extra=(0.01,)), {"n": 9, "d": 4}),
+    Variant("relu_mlp_2000x20x32", "relu_mlp", (0, 1), v34.mlp_args, {"n": 9, "d": 3, "h": 4}),
+    Variant("pinball_bool_1e4x30", "pinball_bool", (0,), _arguments(v34.residual_args, extra=(0.3,)),
+            {"n": 9, "d": 4}),
+    Variant("capped_l1_where_1e4x30", "capped_l1_where", (0,), _arguments(v34.residual_args, extra=(5.0,)),
+            {"n": 9, "d": 4}),
+    Variant("hardtanh_mlp_2000x20x32", "hardtanh_mlp", (0, 1), v34.mlp_args, {"n": 9, "d": 3, "h": 4}),
 ]
 
 

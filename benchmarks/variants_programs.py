@@ -366,3 +366,8 @@ from variants33_piecewise import (  # noqa: E402, F401, I001
     dead_zone_clip, dead_zone_clip_grad, eps_linear_max, eps_linear_max_grad, huber_bool_mask, huber_bool_mask_grad,
     huber_clip_excess, huber_clip_excess_grad, huber_where_chain, huber_where_chain_grad, logcosh_minmax,
     logcosh_minmax_grad, pinball_where, pinball_where_grad, smooth_hinge, smooth_hinge_grad)
+# piecewise losses held out from wave 34's speed work (benchmarks/variants34_piecewise.py)
+from variants34_piecewise import (  # noqa: E402, F401, I001
+    asym_huber, asym_huber_grad, capped_l1_where, capped_l1_where_grad, cauchy_capped, cauchy_capped_grad,
+    hardtanh_mlp, hardtanh_mlp_grad, pinball_bool, pinball_bool_grad, relu_mlp, relu_mlp_grad, sq_hinge_zero_first,
+    sq_hinge_zero_first_grad, tukey_window, tukey_window_grad)

@@ -12,7 +12,8 @@ from numeric import central_difference
 
 import srcdiff
 from srcdiff.backend.optimize.contract import contract_sums
-from srcdiff.backend.optimize.wheres import factor_branches, merge_complements
+from srcdiff.backend.optimize.factored_branches import factor_branches
+from srcdiff.backend.optimize.wheres import merge_complements
 from srcdiff.ir import shapes
 
 from . import corpus, matrix
@@ -179,11 +180,19 @@ def test_complementary_selections_stay_apart(between):
 
 @pytest.mark.parametrize("expr", [
     "np.where(c, a, 0.0) + np.where(d, 0.0, b)",   # two conditions
-    "np.where(c, a, 0.0) - np.where(c, 0.0, b)",   # a difference
+    "np.where(c, a, 0.0) - np.where(d, 0.0, b)",   # a difference, two conditions
 ])
 def test_selections_that_are_not_complements_stay(expr):
     tree = ast.parse(f"def f(a, b, c, d):\n    return {expr}")
     assert not merge_complements(tree.body[0], {"a", "b"}.__contains__)
+
+
+def test_a_difference_of_complements_is_one():
+    """Wave 34d: ``np.where(c, a, 0.0) - np.where(c, 0.0, b)`` is ``np.where(c, a, -b)`` (a difference
+    merged like a sum, the subtracted selection negated), up to the sign of a zero."""
+    tree = ast.parse("def f(a, b, c):\n    return np.where(c, a, 0.0) - np.where(c, 0.0, b)")
+    assert merge_complements(tree.body[0], {"a", "b"}.__contains__)
+    assert ast.unparse(tree.body[0].body[0]) == "return np.where(c, a, -b)"
 
 
 def test_selections_on_the_same_side_are_one():

@@ -19,7 +19,8 @@ broadcast the mask, so the shape is the product's; the dtype too, every argument
 (the optimizer's `double`: a float64 mask widened no float32 factor then).  Where the mask is 1
 the product was the factor exactly; where it is 0 the product was a zero, or NaN where the factor
 is inf or NaN, which the selection gives as 0.0 (as masks.py drops a term 0 times an array: where
-the loss itself is not finite either; docs/guarantees.md).
+the loss itself is not finite either; docs/guarantees.md).  So are a boolean mask and a selected number
+as a factor of any chain of products (`_select_bool_products`): Huber by ``small * quad + ~small * lin``.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ from collections.abc import Callable
 
 from .liveness import assigned_name, nodes
 from .repeated_solves import fixed_names
-from .simplify import is_float
+from .shape_classes import SCALAR, ShapeClasses
+from .simplify import is_float, is_number
 
 
-def select_mask_products(func: ast.FunctionDef, float_names: Callable[[str], bool]) -> bool:
+def select_mask_products(func: ast.FunctionDef, float_names: Callable[[str], bool],
+                         classes: ShapeClasses | None = None) -> bool:
     """Rewrite every product by a 0/1 float mask of `func`'s top-level statements as a selection
     (see the module), where the mask is read nowhere else; whether any was."""
     fixed = fixed_names(func)
@@ -65,7 +68,81 @@ def select_mask_products(func: ast.FunctionDef, float_names: Callable[[str], boo
                                      [copy.deepcopy(condition), *branches], [])
     if targets:
         _Replace(targets).visit(func)
+    return bool(targets) | (classes is not None and _select_bool_products(func, fixed, float_names, classes))
+
+
+def _select_bool_products(func: ast.FunctionDef, fixed: set[str], float_names: Callable[[str], bool],
+                          classes: ShapeClasses) -> bool:
+    """A product of factors one of which is a boolean mask, ``small * (0.5 * r * r)`` or ``t6 * d *
+    np.sign(r)`` with ``small = np.abs(r) <= d; t6 = ~small``, is the selection of the product of the
+    other factors, in their order (times True it was that product exactly): ``np.where(small, 0.5 * r
+    * r, 0.0)``, ``np.where(small, 0.0, d * np.sign(r))``, which wheres.merge_complements then joins
+    where they are added (a Huber loss by boolean masks).  A boolean mask is a name assigned once and
+    never written into, to a comparison of arrays (`classes`: a comparison of numbers is a bool, and
+    its selection a 0-d array where the product was a number) or to ``~`` of such a name (whose mask
+    is its operand's complement); the other factors one float at least and no mask (so the product is
+    a float)."""
+    bools: dict[str, tuple[str, bool]] = {}
+    for stmt in func.body:
+        name = assigned_name(stmt)
+        if name in fixed and isinstance(stmt.value, ast.Compare) and len(stmt.value.ops) == 1 \
+                and classes.of(stmt.value) not in (None, SCALAR):
+            bools[name] = (name, True)
+        elif name in fixed and isinstance(stmt.value, ast.UnaryOp) and isinstance(stmt.value.op, ast.Invert) \
+                and isinstance(stmt.value.operand, ast.Name) and stmt.value.operand.id in bools:
+            operand, kept = bools[stmt.value.operand.id]
+            bools[name] = (operand, not kept)
+    targets = {}
+    for node in nodes(func):
+        if id(node) in targets or not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+            continue
+        factors = _factors(node)
+        masks = [f for f in factors if (isinstance(f, ast.Name) and f.id in bools) or _selected_leaf(f)]
+        if len(masks) != 1:
+            continue
+        # the other factors, a selected leaf in its selection's place
+        rest = [_selected_leaf(f) if f is masks[0] else f for f in factors if f is not masks[0] or _selected_leaf(f)]
+        if len(factors) < 2 or not any(is_float(f, float_names) for f in rest) \
+                or (_selected_leaf(masks[0]) and classes.of(masks[0].args[0]) in (None, SCALAR)):
+            continue  # (a selection on a number is a 0-d array where the product was a number)
+        for inner in nodes(node):  # (the chain's inner products are this one's)
+            targets.setdefault(id(inner), None)
+        product = rest[0]
+        for f in rest[1:]:
+            product = ast.BinOp(product, ast.Mult(), f)
+        if _selected_leaf(masks[0]):
+            condition, kept_where_true = masks[0].args[0], is_number(masks[0].args[2], 0.0)
+        else:
+            condition, kept_where_true = ast.Name(bools[masks[0].id][0], ast.Load()), bools[masks[0].id][1]
+        branches = [product, ast.Constant(0.0)] if kept_where_true else [ast.Constant(0.0), product]
+        targets[id(node)] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load()),
+                                     [copy.deepcopy(condition), *branches], [])
+    targets = {k: v for k, v in targets.items() if v is not None}
+    if targets:
+        _Replace(targets).visit(func)
     return bool(targets)
+
+
+def _selected_leaf(node: ast.expr) -> ast.expr | None:
+    """The name or number `k` of ``np.where(c, k, 0.0)`` or ``np.where(c, 0.0, k)`` (a selected seed,
+    a factor whose selection takes in the chain's other factors: ``np.where(c, 0.0, s) * d * x`` is
+    ``np.where(c, 0.0, s * d * x)``); None for anything else."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "where" \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == 3 \
+            and not node.keywords and isinstance(node.args[0], (ast.Name, ast.Compare)):
+        for kept, other in ((1, 2), (2, 1)):
+            zero = node.args[other]
+            if is_number(zero, 0.0) and type(zero.value) is float and math.copysign(1.0, zero.value) > 0 \
+                    and isinstance(node.args[kept], (ast.Name, ast.Constant)) and not is_number(node.args[kept], 0.0):
+                return node.args[kept]
+    return None
+
+
+def _factors(node: ast.expr) -> list[ast.expr]:
+    """The factors of a chain of products, left to right."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _factors(node.left) + _factors(node.right)
+    return [node]
 
 
 class _Replace(ast.NodeTransformer):

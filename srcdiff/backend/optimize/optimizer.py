@@ -14,10 +14,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    merging ``x_bar = a; x_bar = x_bar + b`` into ``x_bar = a + b``;
    (with them, `logistic.logistic_factors`: a sigmoid's adjoint ``g * s / d * e`` read from its
    value, ``g * s * (1.0 - s)``, which rounds differently and is 0, not NaN, where it saturates);
-   (with them, `wheres.fold_decided_wheres`: a ``np.where(c, ...)`` inside a branch another
-   one on `c` already chose, kept to that branch, and a zero adjoint's hold ``held_still``
-   whose direction is a nonzero number there dropped; and `wheres.inline_decided`: such a
-   selection held in a temporary read once there goes into that use);
+   (with them, `wheres.fold_decided_wheres`: a ``np.where(c, ...)`` inside a branch another one on `c`
+   already chose, kept to that branch, a zero adjoint's hold ``held_still`` whose direction is a nonzero
+   number there dropped; `wheres.inline_decided`: such a selection, or chain, held in a temporary there);
    (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a
    write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
    zeroings on a copy, in plain NumPy);
@@ -32,8 +31,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    m = 1 and m = 0, like terms collected; then steps 2-4 again; only where every argument is float64
    or a Python number (the float64 mask widened nothing then), not for numba nor another library's
    arrays);
-   (with them, `mask_products`: a 0/1 float mask ``np.where(c, 0.0, 1.0)`` read only as a factor,
-   each product the selection of its other factor; then `wheres.merge_complements`:
+   (with them, `mask_products`: a 0/1 float mask ``np.where(c, 0.0, 1.0)`` read only as a factor, or a boolean
+   one or a selected number as any, each product the selection of its other factors; then `wheres.merge_complements`:
    ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)`` is ``x = np.where(c, a, b)``, and
    `cases.drop_zero_cases`: a selection added to an array of its shape whose branches are zero case
    by case, dropped; `selected_extrema`: an extremum read only where a selection decided it, its
@@ -99,6 +98,7 @@ from . import (
     dot_sums,
     einsum_matmuls,
     factor,
+    factored_branches,
     fresh_loop_writes,
     hyperbolic,
     joined_scatters,
@@ -231,7 +231,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if info.double:  # (IEEE's exact doublings and scalings, of one width)
             changed |= like_terms.collect(func, is_float_name, is_scalar)
         if info.python_loops and not info.portable and info.double:  # (float64: a selection keeps a product's dtype)
-            changed |= mask_products.select_mask_products(func, is_float_name)
+            changed |= mask_products.select_mask_products(func, is_float_name, classes)
         changed |= wheres.merge_complements(func, is_float_name)
         if cases.CALLS & spelled:
             changed |= cases.drop_zero_cases(func, classes, is_float_name)
@@ -282,7 +282,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_dead(func.body)
         statements.remove_dead_in_loops(func.body)
         statements.remove_unread(func)
-    if wheres.factor_branches(func, is_scalar, is_float_name):
+    if factored_branches.factor_branches(func, is_scalar, is_float_name):
         simplify(func, is_float_name, is_scalar)
     writes.zero_on_copies(func, info.is_array)
     if factor.factor_backward(func, ("backward",)):

@@ -214,8 +214,8 @@ class ShapeClasses:
             if expr.id in self.sequences:
                 return None
             return self.find(expr.id) if expr.id in self.single or expr.id in self.merged else None
-        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-            return self.of(expr.operand)
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd, ast.Invert)):
+            return self.of(expr.operand)  # (``~mask``: a boolean mask's negation, of its shape)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
             return self._combine([expr.left, expr.right])
         if isinstance(expr, ast.Subscript):

@@ -48,7 +48,9 @@ def inline_decided(func: ast.FunctionDef, float_names: Callable[[str], bool]) ->
     the branch of a ``np.where(c, ...)`` that keeps `x`: `x` goes there and `t` is not made
     (``t8_bar = np.where(t2, t4_bar, 0.0); r_bar = np.where(t2, t8_bar * r, 0.0)`` is
     ``r_bar = np.where(t2, t4_bar * r, 0.0)``).  Only plain assignments and ``del`` may stand
-    between, none rebinding what `c` or `x` read: no array changes in place meanwhile."""
+    between, none rebinding what `c` or `x` read: no array changes in place meanwhile.  Nested
+    selections too: ``t = np.where(c, 0.0, np.where(e, 0.0, s))`` read where both `c` and `e` fail
+    (inside selections on each, at any depth: a chain of np.where's adjoints) is `s` there."""
     loads = reads(func)
     folder = _Folder(float_names)
     for block in bodies(func.body):
@@ -61,20 +63,32 @@ def inline_decided(func: ast.FunctionDef, float_names: Callable[[str], bool]) ->
 
 def _inline_at(block: list[ast.stmt], i: int, loads, folder: _Folder) -> bool:
     stmt, name = block[i], assigned_name(block[i])
-    if name is None or not loads[name] or not _where(stmt.value) or not _plain(stmt.value.args[0]):
+    if name is None or not loads[name]:
         return False
-    branches = stmt.value.args[1:]
-    # (both sides, when both are numbers: ``np.where(c, 0.0, 1.0)`` read where c fails is 1.0)
-    return any(_inline_side(block, i, loads, folder, kept) for kept, other in ((1, 2), (2, 1))
-               if is_number(branches[other - 1]) and is_pure(branches[kept - 1])
-               and folder._is_float(branches[kept - 1]))
+    return any(_inline_side(block, i, loads, folder, required, value)
+               for required, value in _decided_values(stmt.value, frozenset(), folder))
 
 
-def _inline_side(block: list[ast.stmt], i: int, loads, folder: _Folder, kept: int) -> bool:
+def _decided_values(value: ast.expr, required: frozenset, folder: _Folder):
+    """The values a chain of selections takes where the conditions it needs are decided, as pairs
+    (the set of (condition dumped, branch kept), value), the deepest of each chain first; a side
+    is kept where the other is a number (both, when both are numbers: ``np.where(c, 0.0, 1.0)``
+    read where c fails is 1.0)."""
+    if not (is_where(value) and _plain(value.args[0])):
+        return
+    for kept in (1, 2):
+        side = value.args[kept]
+        if is_number(value.args[3 - kept]) and is_pure(side) and folder._is_float(side):
+            needs = required | {(ast.dump(value.args[0]), kept)}
+            yield from _decided_values(side, needs, folder)
+            yield needs, side
+
+
+def _inline_side(block: list[ast.stmt], i: int, loads, folder: _Folder, required: frozenset,
+                 value: ast.expr) -> bool:
     stmt, name = block[i], assigned_name(block[i])
-    condition, *branches = stmt.value.args
     # read more than once: only a value that costs nothing again (a name, a number, one operation of those)
-    if loads[name] > 1 and not _cheap(branches[kept - 1]):
+    if loads[name] > 1 and not _cheap(value):
         return False
     inputs = set(reads(stmt.value)) | {name}
     remaining, rewritten = loads[name], []
@@ -86,7 +100,7 @@ def _inline_side(block: list[ast.stmt], i: int, loads, folder: _Folder, kept: in
         if count:
             if is_compound(later):
                 return False
-            trial = _Substitute(name, ast.dump(condition), kept, branches[kept - 1]).visit(copy.deepcopy(later))
+            trial = _Substitute(name, required, value).visit(copy.deepcopy(later))
             if reads(trial)[name]:
                 return False
             rewritten.append((j, trial))
@@ -111,31 +125,37 @@ def _cheap(expr: ast.expr) -> bool:
 
 
 class _Substitute(ast.NodeTransformer):
-    """`name` replaced by `value` where it is reached element-wise from branch `branch` of a
-    ``np.where`` on the condition dumped as `key` (and nowhere else)."""
+    """`name` replaced by `value` where it is reached element-wise from branches of ``np.where``
+    that decide every (condition dumped, branch) pair of `required` (and nowhere else): each
+    selection on the way broadcasts against its condition again, so no shape is lost."""
 
-    def __init__(self, name: str, key: str, branch: int, value: ast.expr):
-        self.name, self.key, self.branch, self.value, self.done = name, key, branch, value, False
+    def __init__(self, name: str, required: frozenset, value: ast.expr):
+        self.name, self.required, self.value = name, required, value
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
-        if _where(node) and ast.dump(node.args[0]) == self.key:
-            node.args[self.branch] = self._in(node.args[self.branch])
+        if is_where(node) and _plain(node.args[0]):
+            key = ast.dump(node.args[0])
+            node.args[1:] = [self._in(node.args[b], frozenset({(key, b)})) for b in (1, 2)]
         self.generic_visit(node)
         return node
 
-    def _in(self, expr: ast.expr) -> ast.expr:
-        if isinstance(expr, ast.Name) and expr.id == self.name:
-            self.done = True
+    def _in(self, expr: ast.expr, decided: frozenset) -> ast.expr:
+        here = self.required <= decided
+        if isinstance(expr, ast.Name) and expr.id == self.name and here:
             return copy.deepcopy(self.value)
         held = _held(expr)
-        if held is not None and isinstance(held[1], ast.Name) and held[1].id == self.name and _nonzero(self.value):
-            return self._in(held[0])  # (its direction is the nonzero number here: the hold holds nothing)
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
-            expr.left, expr.right = self._in(expr.left), self._in(expr.right)
+        if held is not None and isinstance(held[1], ast.Name) and held[1].id == self.name and here \
+                and _nonzero(self.value):
+            return self._in(held[0], decided)  # (its direction is the nonzero number here: the hold holds nothing)
+        if is_where(expr):  # (each element is one of its branches')
+            key = ast.dump(expr.args[0]) if _plain(expr.args[0]) else None
+            expr.args[1:] = [self._in(expr.args[b], decided | ({(key, b)} if key else set())) for b in (1, 2)]
+        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+            expr.left, expr.right = self._in(expr.left, decided), self._in(expr.right, decided)
         elif isinstance(expr, ast.BinOp) and isinstance(expr.op, NUMERATOR):
-            expr.left = self._in(expr.left)
+            expr.left = self._in(expr.left, decided)
         elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-            expr.operand = self._in(expr.operand)
+            expr.operand = self._in(expr.operand, decided)
         return expr
 
 
@@ -160,7 +180,7 @@ def _size(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "size" and isinstance(node.value, ast.Name)
 
 
-def _where(node: ast.expr) -> bool:
+def is_where(node: ast.expr) -> bool:
     return (isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords
             and isinstance(node.func, ast.Attribute) and node.func.attr == "where"
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "np")
@@ -171,7 +191,7 @@ def _selects_its_own_where(node: ast.expr) -> bool:
     (c one value: the where is already all zeros when c fails; c of the where's shape: it is zero
     where c fails; else the helper returns it unchanged)."""
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "select" \
-        and len(node.args) == 2 and not node.keywords and _where(node.args[1]) and _plain(node.args[0]) \
+        and len(node.args) == 2 and not node.keywords and is_where(node.args[1]) and _plain(node.args[0]) \
         and ast.dump(node.args[0]) == ast.dump(node.args[1].args[0]) \
         and isinstance(zero := node.args[1].args[2], ast.Constant) and type(zero.value) in (int, float) \
         and zero.value == 0
@@ -194,7 +214,7 @@ class _Folder(ast.NodeTransformer):
         if _selects_its_own_where(node):  # ``select(c, np.where(c, x, 0.0))``: the where's value
             self.changed = True
             return node.args[1]
-        if _where(node) and _plain(node.args[0]):
+        if is_where(node) and _plain(node.args[0]):
             key = ast.dump(node.args[0])
             node.args[1] = self._decided(node.args[1], key, 1)
             node.args[2] = self._decided(node.args[2], key, 2)
@@ -203,7 +223,7 @@ class _Folder(ast.NodeTransformer):
     def _is_float(self, expr: ast.expr) -> bool:
         """Certainly a float: `is_float`, or a selection one of whose branches is one (a float
         and anything NumPy selects between are promoted to a float)."""
-        if _where(expr):
+        if is_where(expr):
             return self._is_float(expr.args[1]) or self._is_float(expr.args[2])
         return is_float(expr, self.float_names)
 
@@ -211,18 +231,18 @@ class _Folder(ast.NodeTransformer):
         """`expr` with each ``np.where(c, x, y)`` it reaches element-wise (through arithmetic and
         the branches of selections on other conditions) replaced by the argument `branch` (1: `x`,
         2: `y`) when the other one is a number and this one a float."""
-        if _where(expr) and ast.dump(expr.args[0]) == key:
+        if is_where(expr) and ast.dump(expr.args[0]) == key:
             kept, dropped = expr.args[branch], expr.args[3 - branch]
             if is_number(dropped) and self._is_float(kept):
                 self.changed = True
                 return self._decided(kept, key, branch)
             return expr
         held = _held(expr)
-        if held is not None and _where(held[1]) and ast.dump(held[1].args[0]) == key \
+        if held is not None and is_where(held[1]) and ast.dump(held[1].args[0]) == key \
                 and is_number(held[1].args[3 - branch]) and _nonzero(held[1].args[branch]):
             self.changed = True  # (the hold's direction is a nonzero number in this branch: it holds nothing)
             return self._decided(held[0], key, branch)
-        if _where(expr):  # a selection on another condition: each element is one of its branches'
+        if is_where(expr):  # a selection on another condition: each element is one of its branches'
             expr.args[1] = self._decided(expr.args[1], key, branch)
             expr.args[2] = self._decided(expr.args[2], key, branch)
         elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
@@ -251,6 +271,11 @@ def merge_complements(func: ast.FunctionDef, float_names: Callable[[str], bool])
             if merged is not None:
                 setattr(node, field, merged)
                 changed = True
+        for k, sub in enumerate(node.args if isinstance(node, ast.Call) else ()):  # (a selection's branch)
+            merged = _merged_sum(sub, folder) if isinstance(sub, ast.BinOp) else None
+            if merged is not None:
+                node.args[k] = merged
+                changed = True
     for block in bodies(func.body):
         i = 0
         while i < len(block):
@@ -264,7 +289,7 @@ def merge_complements(func: ast.FunctionDef, float_names: Callable[[str], bool])
 def _one_sided(expr: ast.expr, folder: _Folder) -> int | None:
     """1 when `expr` is ``np.where(c, a, 0)``, 2 for ``np.where(c, 0, b)``: the branch kept, a
     float; None otherwise."""
-    if not (_where(expr) and _plain(expr.args[0]) and is_pure(expr)):
+    if not (is_where(expr) and _plain(expr.args[0]) and is_pure(expr)):
         return None
     for kept in (1, 2):
         if is_number(expr.args[3 - kept], 0.0) and folder._is_float(expr.args[kept]):
@@ -287,14 +312,37 @@ def _complementary(first: ast.expr, second: ast.expr, folder: _Folder) -> ast.ex
 
 
 def _merged_sum(expr: ast.BinOp, folder: _Folder) -> ast.expr | None:
+    if isinstance(expr.op, ast.Sub) and (negated := _negated(expr.right, folder)) is not None:
+        left = _negated(expr.left.operand, folder) if _negation(expr.left) else expr.left
+        return None if left is None else _complementary(left, negated, folder)
     if not isinstance(expr.op, ast.Add):
         return None
     return _complementary(expr.left, expr.right, folder)
 
 
+def _negation(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub)
+
+
+def _negated(expr: ast.expr, folder: _Folder) -> ast.expr | None:
+    """``-np.where(c, 0.0, b)`` as ``np.where(c, 0.0, -b)`` (the zero's sign aside), pushed into a
+    chain of such selections: a one-sided selection subtracted merges like one added; None for
+    anything else."""
+    kept = _one_sided(expr, folder)
+    if kept is None:
+        return None
+    args = list(expr.args)
+    args[3 - kept] = ast.Constant(0.0)
+    args[kept] = _negated(args[kept], folder) or ast.UnaryOp(ast.USub(), args[kept])
+    return ast.Call(expr.func, args, [])
+
+
 def _merge_at(block: list[ast.stmt], i: int, folder: _Folder) -> bool:
     name = assigned_name(block[i])
-    if name is None or _one_sided(block[i].value, folder) is None:
+    first = block[i].value if name is not None else None
+    if first is not None and _negation(first):  # (``x = -np.where(c, 0.0, a)``)
+        first = _negated(first.operand, folder)
+    if first is None or _one_sided(first, folder) is None:
         return False
     inputs = set(reads(block[i].value)) | {name}
     for j in range(i + 1, len(block)):
@@ -302,10 +350,12 @@ def _merge_at(block: list[ast.stmt], i: int, folder: _Folder) -> bool:
         if is_comment(later):
             continue
         value = later.value if assigned_name(later) == name else None
-        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
-            for mine, other in ((value.left, value.right), (value.right, value.left)):
-                merged = isinstance(mine, ast.Name) and mine.id == name \
-                    and _complementary(block[i].value, other, folder)
+        if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)):
+            pairs = ((value.left, value.right), (value.right, value.left)) if isinstance(value.op, ast.Add) \
+                else ((value.left, _negated(value.right, folder)),)  # (``x = x - np.where(c, 0.0, b)``)
+            for mine, other in pairs:
+                merged = other is not None and isinstance(mine, ast.Name) and mine.id == name \
+                    and _complementary(first, other, folder)
                 if merged and not reads(other)[name]:
                     later.value = merged
                     del block[i]
@@ -315,61 +365,3 @@ def _merge_at(block: list[ast.stmt], i: int, folder: _Folder) -> bool:
         if not plain or name in reads(later) or writes(later) & inputs:
             return False
     return False
-
-
-def factor_branches(func: ast.FunctionDef, is_scalar: Callable[[str], bool],
-                    float_names: Callable[[str], bool]) -> bool:
-    """``np.where(c, s * a, s * b)`` is ``np.where(c, a, b) * s`` for a number `s` (the mean's
-    ``1 / n`` in both branches of a piecewise loss's adjoint): one array product instead of
-    two.  Only a leading factor both branches share, a name of a number or a constant; the
-    product rounds as ``(a * b) * s`` rather than ``(s * a) * b``."""
-    changed = False
-    for node in nodes(func):
-        for field in ("value", "left", "right", "operand"):
-            sub = getattr(node, field, None)
-            if not (_where(sub) and is_pure(sub)):
-                continue
-            leads = [_leading(b) for b in sub.args[1:]]
-            if None in leads or ast.dump(leads[0]) != ast.dump(leads[1]) or not _number(leads[0], is_scalar):
-                continue
-            branches = [_unit_dropped(_without_leading(b), float_names) for b in sub.args[1:]]
-            setattr(node, field, ast.BinOp(ast.Call(sub.func, [sub.args[0], *branches], []), ast.Mult(), leads[0]))
-            changed = True
-    return changed
-
-
-def _leading(expr: ast.expr) -> ast.expr | None:
-    """The leftmost factor of a product of two or more factors."""
-    if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult)):
-        return None
-    while isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
-        expr = expr.left
-    return expr
-
-
-def _without_leading(expr: ast.BinOp) -> ast.expr:
-    if not (isinstance(expr.left, ast.BinOp) and isinstance(expr.left.op, ast.Mult)):
-        return expr.right
-    return ast.BinOp(_without_leading(expr.left), ast.Mult(), expr.right)
-
-
-def _unit_dropped(expr: ast.expr, float_names) -> ast.expr:
-    """``0.5 * 2 * x`` is `x` (a float): constants whose product is exactly one (a selection
-    copies its branches, so no array is shared)."""
-    if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult) and is_float(expr.right, float_names)):
-        return expr
-    factors, left = [], expr.left
-    while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mult):
-        factors.append(left.right)
-        left = left.left
-    factors.append(left)
-    if not all(is_number(f) for f in factors):
-        return expr
-    product = 1.0
-    for f in reversed(factors):
-        product *= f.value
-    return expr.right if product == 1.0 else expr
-
-
-def _number(expr: ast.expr, is_scalar: Callable[[str], bool]) -> bool:
-    return is_number(expr) or (isinstance(expr, ast.Name) and is_scalar(expr.id))
