@@ -81,6 +81,7 @@ def held_values(function: Function) -> frozenset[str]:
 
 
 _HOLD = "srcdiff.rules.kinks.held_still"
+_SCATTER = "srcdiff.rules.runtime.index_add"
 #: the helpers of a kink's or a tie's derivative, NaN where their condition (first argument) holds
 _NAN_HELPERS = {"kink_nan", "tie_nan", "tie_still_nan"}
 #: rules whose contribution to this operand divides by another (``g / y``): infinite where y is 0
@@ -114,9 +115,14 @@ def _mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict,
     if mask is None and user.rule.elementwise and user.rule.name != _HOLD:
         # an element of an elementwise primitive's result the output leaves unused leaves the operand's
         # element of the same shape unused (the contribution there is held: `masked`)
-        own = operand_shape(value, shape_of)
-        if own.known and operand_shape(user.out, shape_of) == own:
-            return found.get(user.out.name)
+        own, out = operand_shape(value, shape_of), operand_shape(user.out, shape_of)
+        after = found.get(user.out.name)
+        if own.known and out == own or after is None:
+            return after
+        if own.known and out.known and own.ndim <= out.ndim:
+            # broadcast into the result: unused where every element it reaches is
+            return ast.Call(ast.Name("unbroadcast", ast.Load()), [_np("not_equal", after, ast.Constant(0.0)),
+                                                                  ast.Name(value.name, ast.Load())], [])
     return mask
 
 
@@ -131,12 +137,14 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
         zeros = ast.Call(ast.Name("zeros_like", ast.Load()), [ast.Name(value.name, ast.Load())], [])
         return ast.Call(ast.Name("index_add", ast.Load()), [zeros, index_value(user.expr.slice),
                                                             after if after is not None else ast.Constant(1.0)], [])
+    if user.rule.name == _SCATTER:
+        return _scattered(user, params, value, active, after)
     if len(params) != 1 or not own.known:
         return None
     factors = getattr(user.rule, "zero_factors", None) or {}
     if user.rule.name == _HOLD and params[0] == "a":
         # (zero where its direction is, the select's adjoint; srcdiff shapes the direction like a)
-        factors, after = {"a": "direction"}, None
+        factors = {"a": "direction"}
     elif operand_shape(user.out, shape_of) != own:
         return None
     if user.rule.name == "numpy.where" and params[0] in ("x", "y"):
@@ -162,6 +170,20 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
     if not (shape.known and (shape.ndim == 0 or shape == own)) and user.rule.name != _HOLD:
         return after
     return operand_ast(other) if after is None else _both(operand_ast(other), after)
+
+
+def _scattered(user: Node, params: list, value: Var, active: set[str], after: ast.expr | None) -> ast.expr | None:
+    """`_mask` through ``index_add(base, index, value)`` (a generated gradient's ``x_bar[i] += v``, an
+    ``np.add.at``): `base` is passed on as it is; `value` is unused where the positions it is added to
+    are, its mask the result's read at the index (summed back over what it was broadcast into, by
+    magnitude so that masks of opposite signs do not cancel)."""
+    index = user.inputs[1]
+    if after is None or params not in (["base"], ["value"]) or isinstance(index, Var) and index.name in active:
+        return None
+    if params == ["base"]:
+        return after
+    read = ast.Call(ast.Name("index_read", ast.Load()), [after, operand_ast(index)], [])
+    return ast.Call(ast.Name("unbroadcast", ast.Load()), [_np("abs", read), ast.Name(value.name, ast.Load())], [])
 
 
 def _kept_side(user: Node, param: str, shape_of: dict) -> ast.expr | None:
@@ -219,6 +241,17 @@ def held_at_zero(node: Node, param: str, contribution: ast.expr, g: ast.expr, sw
     return held
 
 
+def _unbounded_factor(node: Node, param: str, sweep) -> bool:
+    """Whether `param`'s contribution is the adjoint times another operand that may be infinite
+    (ad/unbounded_values.py): a product's other factor (`Rule.zero_factors`)."""
+    factors = getattr(node.rule, "zero_factors", None) or {}
+    other = factors.get(param)
+    if other is None or not sweep.unbounded:
+        return False
+    operand = node.inputs[node.rule.params.index(other)]
+    return isinstance(operand, Var) and operand.name in sweep.unbounded
+
+
 def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     """In a gradient differentiated again, `contribution` held at 0 where the use mask of `node`'s
     value is 0 (`use_masks`): inside the sum back over broadcast axes for a slope that may be
@@ -245,7 +278,9 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
         call.args[0] = _np("logical_and", call.args[0], copy.deepcopy(nonzero))
     if nans:
         return contribution
-    if not (may_blow_up(node, param) or _NUMERATORS.get(node.rule.name) == param) \
+    if _unbounded_factor(node, param, sweep):
+        pass  # (a product with a factor that may be infinite: ``0 * inf`` where the mask is 0)
+    elif not (may_blow_up(node, param) or _NUMERATORS.get(node.rule.name) == param) \
             or not sweep.derivable and not finite_there(node, param) and not _by_index(mask) \
             and node.out.name not in sweep.held:  # (first order: a zero factor after log(0) leaves f NaN anyway)
         return contribution
