@@ -76,7 +76,8 @@ def _second(transform, f, x):
 
 
 def _distance_bad(f, x, H, block, symmetric) -> list:
-    """Not finite in the root's `block` (NaN, or inf by hvp), the other elements' rows by `judge` (and their columns alike)."""
+    """Not finite in the root's `block` (NaN, or inf by hvp), the other elements' rows by `judge`
+    (and their columns alike)."""
     others = [i for i in range(x.size) if i not in block]
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
