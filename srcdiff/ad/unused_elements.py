@@ -21,8 +21,9 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..ir.flows import edges, reachable
 from ..ir.nodes import Branch, Const, Function, Global, Loop, Node, Var, all_nodes, operand_ast
-from ..rules.structural import GETITEM
+from ..rules.structural import GETITEM, gradient_inputs
 from .static_index import index_value
 from .still_adjoints import finite_there, held_if_still, may_blow_up, region_values
 from .sweep import operand_shape
@@ -45,7 +46,8 @@ def use_masks(function: Function, shape_of: dict, active: set[str], seed: str | 
     product with a constant, a sum, a select by a mask).  With `seed` (a pullback's cotangent, not
     differentiated: a Hessian's row by reverse over reverse), the output's mask is the seed."""
     nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
-    users = _users(nodes)
+    users = _users([n for n in nodes if n.out.name in active])  # (an inactive result passes no adjoint back)
+    active = _moving(function, active)
     escapes = region_values(function.body)
     output = function.output.name if isinstance(function.output, Var) else None
     looped = _looped(function.body)
@@ -61,6 +63,16 @@ def use_masks(function: Function, shape_of: dict, active: set[str], seed: str | 
         if all(mask is not None for mask in masks):
             found[name] = masks[0] if len(masks) == 1 else _either(masks)
     return found
+
+
+def _moving(function: Function, active: set[str]) -> set[str]:
+    """The active values that depend on a differentiated parameter's value, not on its shape alone
+    (``unbroadcast(t, x)``, a generated gradient's sum back to x's shape, is as constant as t)."""
+    def inputs(node):
+        return [v for p, v in zip(node.rule.params, node.inputs) if isinstance(v, Var) and v in gradient_inputs(node)
+                and p not in node.rule.shape_only]
+    params = {p.name for p in function.params} & active
+    return reachable(edges(function, inputs), params) & active
 
 
 def held_values(function: Function) -> frozenset[str]:
@@ -82,6 +94,7 @@ def held_values(function: Function) -> frozenset[str]:
 
 _HOLD = "srcdiff.rules.kinks.held_still"
 _SCATTER = "srcdiff.rules.runtime.index_add"
+_UNBROADCAST = "srcdiff.rules.runtime.unbroadcast"
 #: the helpers of a kink's or a tie's derivative, NaN where their condition (first argument) holds
 _NAN_HELPERS = {"kink_nan", "tie_nan", "tie_still_nan"}
 #: rules whose contribution to this operand divides by another (``g / y``): infinite where y is 0
@@ -139,6 +152,12 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
                                                             after if after is not None else ast.Constant(1.0)], [])
     if user.rule.name == _SCATTER:
         return _scattered(user, params, value, active, after)
+    if user.rule.name == _UNBROADCAST and params == ["a"] and after is not None:
+        # (a's adjoint is the result's spread back over a's shape: ``g + zeros_like(a)``)
+        if own.known and operand_shape(user.out, shape_of) == own:
+            return after
+        zeros = ast.Call(ast.Name("zeros_like", ast.Load()), [ast.Name(value.name, ast.Load())], [])
+        return ast.BinOp(_np("not_equal", after, ast.Constant(0.0)), ast.Add(), zeros)
     if len(params) != 1 or not own.known:
         return None
     factors = getattr(user.rule, "zero_factors", None) or {}

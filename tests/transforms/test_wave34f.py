@@ -3,18 +3,23 @@
 
 Census, before -> after, at the special point (hessian, jacobian(grad), hvp by its columns; the
 reference: one-sided differences of the checked gradient, test_wave33b.judge, a number where both sides
-agree at two steps, NaN where they do not; for a distance, the rows of the elements it does not read):
+agree at two steps, NaN where they do not; for a distance, not finite in its block and the judge in the
+rows of the elements it does not read, their columns alike by reverse over reverse):
 
-    DISTANCES (4 rows x 3)      before: 9 WRONG (NaN in the other elements' rows), 2 refused at the line,
-                                        1 bad error (math_hypot_by_hand's jacobian(grad): ZeroDivisionError)
-                                after:  6 ok, 3 ok by rows (hvp: its other entries are the gradient's own
-                                        NaN), 2 refused, the same bad error (open)
-    distance_of_a_difference    before: 3 WRONG   after: 2 WRONG, hvp ok by rows (open, strict xfail)
-    OTHER_DIRECTIONS (6 x 3)    before: 8 WRONG (every hvp: NaN in element 0's entry of another column;
-                                        minimum_sliced's reverse cells too), 10 ok
-                                after:  18 ok
+    DISTANCES + DIFFERENCE (5 rows x 3)  before: 8 WRONG (NaN in the other elements' rows and columns by
+                                                 reverse over reverse), 4 ok (hvp), 2 refused at the line,
+                                                 1 bad error (math_hypot_by_hand's jacobian(grad) let
+                                                 Python's ZeroDivisionError out)
+                                         after:  12 ok, 3 refused at the line
+    ZERO_WEIGHTS (3 x 3)                 before: 6 WRONG (the weighted element's column NaN), 3 ok (hvp)
+                                         after:  9 ok
+    OTHER_DIRECTIONS (6 x 3)             before: 8 WRONG (every hvp: NaN in element 0's entry of another
+                                                 column; minimum_sliced's reverse cells too), 10 ok
+                                         after:  18 ok
     wave 33b: distance_beside's H[2, :2] NaN -> 0 (its pinned test now asserts it); hvp along another
         element at a kink (its strict xfail) passes.
+    At ordinary points every program agrees with central differences in grad, hessian, jvp, vjp, jacobian,
+    hvp (and numba, slow set).
 
 Found and fixed (each a class):
 
@@ -22,28 +27,38 @@ Found and fixed (each a class):
    ``x_bar[i] += v`` (``index_add``), and a use mask (ad/unused_elements.py) stopped there, so a Hessian
    row whose seed leaves an element out did not know that the element's part is unused.  The mask now
    passes ``index_add`` (the value's mask is the result's read at the index, summed back over what it was
-   broadcast into), a broadcast into a product (unused where every element it reaches is), and a hold
-   (``held_still``: its direction and the result's mask together).  A product with a factor that may be
-   infinite (ad/unbounded_values.py: a value computed from a division, a log or a negative power, a
-   gradient's ``1 / (2 * 0)``) is held by the mask: ``0 * inf`` is 0 where the seed leaves the element
-   out.  The first-order code of every benchmark program is unchanged (compared statement by statement).
-2. Forward over reverse at a kink or a tie (``hvp``, ``jvp(grad)``): ``kink_nan`` / ``tie_nan`` were NaN
+   broadcast into), ``unbroadcast`` (a gradient's sum back to an operand's shape), a broadcast into a
+   product (unused where every element it reaches is), and a hold (``held_still``: its direction and
+   the result's mask together).  A product with a factor that may be infinite (ad/unbounded_values.py: a
+   value computed from a division, a log or a negative power, a gradient's ``1 / (2 * 0)``) is held by
+   the mask: ``0 * inf`` is 0 where the seed leaves the element out.
+2. A zero weight from a module list (no known shape) before a root: the gradient's ``g * W`` is
+   ``unbroadcast(..., x)``, which read x for its shape only but counted as moving with x, so its hold by
+   the weight gave no mask; and the forward value ``W * np.sqrt(x)``, which no adjoint reads, counted as
+   a user of ``np.sqrt(x)`` without a mask.  A use mask now reads the values that move with a parameter's
+   value (not its shape), and only users whose adjoint is computed.
+3. Forward over reverse at a kink or a tie (``hvp``, ``jvp(grad)``): ``kink_nan`` / ``tie_nan`` were NaN
    wherever the tie held, whatever the tangent.  Along ``x + t v`` an element where v is 0 does not move
    at any order, nor does a value computed element by element from such elements, so its share is
    constant on the line (ad/moving_values.py): the NaN is kept only where the operand moves (an affine
-   value's tangent is not 0, or one of the affine values an elementwise function reads moves).  Code
-   without kinks is unchanged.
+   value's tangent is not 0, or one of the affine values an elementwise function reads moves).
+4. ``jacobian(grad(f))`` ran the gradient's code for its value outside the gradient's error handling: a
+   ZeroDivisionError of Python floats (``math.sqrt`` at 0) came out raw; it is now the gradient's own
+   refusal at the user's line.
+
+The first-order code of every benchmark program (benchmarks/variants.py, grad and value_and_grad) is
+unchanged, compared statement by statement; the masks are second-order code.
 
 Open:
 
-* math.sqrt of a sum of two squares at 0 (math_hypot_by_hand): grad and hessian refuse at the line
-  (ZeroDivisionError of Python floats), jacobian(grad) lets the ZeroDivisionError out (strict xfail).
-* the distance between two points of the parameters (distance_of_a_difference): reverse over reverse
-  keeps NaN in the other element's row (strict xfail); hvp is exact there.
+* a zero weight inside a reduction (``np.dot(W, np.sqrt(x))``, ``np.mean(W * np.sqrt(x) + x ** 2)``):
+  NaN in the weighted element's column by reverse over reverse (hvp exact); ``math.sqrt(x[i])`` times a
+  zero weight in a loop: refused at the line (ZeroDivisionError), the loop's carry has no hold.
 * the gradient's component that is a kinked value itself (``abs_times_other``: grad_1 = |x0|) gets
   abs'(0) = 0 in the Hessian where no derivative exists (as ``np.abs(x[:1]) * x[1:2]`` always did);
-  wave 33b's strict xfail for it stays.  A kink reached through a loop's carry (max_in_a_loop), the
-  huber_clip_excess Hessian, np.clip with bounds equal to x only algebraically: not reached.
+  wave 33b's strict xfail for it stays.  A kink reached through a loop's carry (max_in_a_loop),
+  ``np.clip(x, x[0] * 1.0, 10) ** 3`` (its lower bound's share is summed over the broadcast: column 0
+  NaN by reverse over reverse, hvp exact off the tie), the huber_clip_excess Hessian: not reached.
 """
 
 from __future__ import annotations
@@ -99,17 +114,17 @@ def test_a_distance_leaves_the_other_rows_exact(row, transform):
     assert not _distance_bad(f, x, _second(transform, f, x), [0, 1], transform != "hvp")
 
 
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open: the distance of two points of the parameters, NaN in x[4]'s row")
-def test_a_distance_of_a_difference():
+@pytest.mark.parametrize("transform", [corpus.slow_unless(t == "hessian", t) for t in SECOND])
+def test_a_distance_of_a_difference(transform):
+    """The other element's row through ``d_bar`` scattered twice, once negated and summed back
+    (``unbroadcast``) into x[2:4]."""
     name, f, x = w.DIFFERENCE
-    assert not _distance_bad(f, x, _second("hessian", f, x), [0, 1, 2, 3], True)
+    assert not _distance_bad(f, x, _second(transform, f, x), [0, 1, 2, 3], transform != "hvp")
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, raises=ZeroDivisionError, reason="open: jacobian(grad) lets math.sqrt's "
-                                                                  "ZeroDivisionError out")
 def test_math_sqrt_at_zero_is_refused_at_the_line():
+    """(jacobian(grad) let the ZeroDivisionError of the gradient's Python floats out until wave 34f)"""
     name, f, x = next(r for r in w.DISTANCES if r[0] == "math_hypot_by_hand")
     for transform in SECOND:
         with pytest.raises(srcdiff.SrcDiffError, match="wave34f_special_points.py"):
@@ -122,6 +137,18 @@ def test_a_kink_in_one_element_leaves_the_others_exact(row, transform):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         assert not judge(f, x, _second(transform, f, x))
+
+
+@pytest.mark.parametrize("row, transform", _rows(w.ZERO_WEIGHTS, ("sqrt_module_weights",)))
+def test_a_zero_weight_from_a_module_list(row, transform):
+    """A weight 0 read from a module list (no shape known: a mask by its value) before a root's infinite
+    slope: its element's row and column are 0 by reverse over reverse too, not NaN."""
+    name, f, x = row
+    H = _second(transform, f, x)
+    assert np.all(np.isfinite(H))
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        assert not judge(f, x, H)
 
 
 def programs():

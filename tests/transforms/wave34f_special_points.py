@@ -47,6 +47,28 @@ def distance_of_a_difference(x):
     return np.sqrt(np.sum(d ** 2)) + np.log(1.0 + x[4] ** 2)
 
 
+# ---- a zero weight from a module list before a root's infinite slope ----
+
+#: a module-level list: its items' shape is not known when srcdiff generates the code
+WEIGHTS = [0.0, 1.5, -0.5]
+
+
+def sqrt_module_weights(x):
+    """np.array of a module list times a root at 0, where its weight is 0."""
+    return np.sum(np.array(WEIGHTS) * np.sqrt(x)) + x[1] * x[2]
+
+
+def cbrt_module_weights(x):
+    """np.asarray of the list, a cube root (infinite slope at 0)."""
+    return np.sum(np.asarray(WEIGHTS) * np.cbrt(x)) + x[1] * x[2]
+
+
+def arcsin_module_weights(x):
+    """An arcsine at 1 (infinite slope) times the list's 0, the other factor first."""
+    w = np.array(WEIGHTS)
+    return np.sum(np.arcsin(x) * w) + x[0] * x[2]
+
+
 # ---- a kink in element 0, a direction along another ----
 
 A4 = np.array([[2.0, 0.5, -1.0, 0.2], [0.5, 1.0, 0.3, 0.0], [-1.0, 0.3, 3.0, 0.4], [0.2, 0.0, 0.4, 1.5]])
@@ -86,6 +108,11 @@ def _a(shape, scale=0.7):
     return lambda rng: (scale * rng.normal(size=shape),)
 
 
+def _inside(shape):
+    """Inside the roots' and the arcsine's domain."""
+    return lambda rng: (rng.uniform(0.2, 0.8, size=shape),)
+
+
 #: (name, f, a point where the root's radicand is 0)
 DISTANCES = [
     ("distance_plus_sine", distance_plus_sine, np.array([0.0, 0.0, 0.4, -1.2])),
@@ -95,6 +122,13 @@ DISTANCES = [
 ]
 #: open (test_wave34f.py): the distance of two points of the parameters, x[4]'s row NaN by reverse over reverse
 DIFFERENCE = ("distance_of_a_difference", distance_of_a_difference, np.array([0.5, -0.2, 0.5, -0.2, 0.9]))
+
+#: (name, f, a point where element 0, weighted 0, sits at its infinite slope)
+ZERO_WEIGHTS = [
+    ("sqrt_module_weights", sqrt_module_weights, np.array([0.0, 1.0, 2.0])),
+    ("cbrt_module_weights", cbrt_module_weights, np.array([0.0, 1.0, 2.0])),
+    ("arcsin_module_weights", arcsin_module_weights, np.array([1.0, 0.5, 0.2])),
+]
 
 #: (name, f, a point where element 0 sits at a kink or a tie)
 OTHER_DIRECTIONS = [
@@ -107,4 +141,5 @@ OTHER_DIRECTIONS = [
 ]
 
 #: every program at ordinary points (random arguments), for every transformation
-PROGRAMS = [(name, f, _a(x.shape), 0) for name, f, x in DISTANCES + [DIFFERENCE] + OTHER_DIRECTIONS]
+PROGRAMS = [(name, f, _a(x.shape), 0) for name, f, x in DISTANCES + [DIFFERENCE] + OTHER_DIRECTIONS] \
+    + [(name, f, _inside(x.shape), 0) for name, f, x in ZERO_WEIGHTS]
