@@ -46,8 +46,8 @@ def use_masks(function: Function, shape_of: dict, active: set[str], seed: str | 
     product with a constant, a sum, a select by a mask).  With `seed` (a pullback's cotangent, not
     differentiated: a Hessian's row by reverse over reverse), the output's mask is the seed."""
     nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
-    users = _users([n for n in nodes if n.out.name in active])  # (an inactive result passes no adjoint back)
     active = _moving(function, active)
+    users = _users([n for n in nodes if n.out.name in active])  # (an inactive result passes no adjoint back)
     escapes = region_values(function.body)
     output = function.output.name if isinstance(function.output, Var) else None
     looped = _looped(function.body)
@@ -67,12 +67,16 @@ def use_masks(function: Function, shape_of: dict, active: set[str], seed: str | 
 
 def _moving(function: Function, active: set[str]) -> set[str]:
     """The active values that depend on a differentiated parameter's value, not on its shape alone
-    (``unbroadcast(t, x)``, a generated gradient's sum back to x's shape, is as constant as t)."""
+    (``unbroadcast(t, x)``, a generated gradient's sum back to x's shape, is as constant as t), and
+    whose value the output reads (a value read for its shape alone receives no adjoint)."""
     def inputs(node):
         return [v for p, v in zip(node.rule.params, node.inputs) if isinstance(v, Var) and v in gradient_inputs(node)
                 and p not in node.rule.shape_only]
     params = {p.name for p in function.params} & active
-    return reachable(edges(function, inputs), params) & active
+    pairs = edges(function, inputs)
+    found = reachable(pairs, params) & active
+    output = function.output.name if isinstance(function.output, Var) else None
+    return found & reachable(pairs, {output}, backwards=True) if output in found else found
 
 
 def held_values(function: Function) -> frozenset[str]:
@@ -95,6 +99,7 @@ def held_values(function: Function) -> frozenset[str]:
 _HOLD = "srcdiff.rules.kinks.held_still"
 _SCATTER = "srcdiff.rules.runtime.index_add"
 _UNBROADCAST = "srcdiff.rules.runtime.unbroadcast"
+_DOTS = {"numpy.dot", "numpy.vdot", "numpy.inner", "numpy.matmul", "operator.matmul"}
 #: the helpers of a kink's or a tie's derivative, NaN where their condition (first argument) holds
 _NAN_HELPERS = {"kink_nan", "tie_nan", "tie_still_nan"}
 #: rules whose contribution to this operand divides by another (``g / y``): infinite where y is 0
@@ -160,6 +165,8 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
         return ast.BinOp(_np("not_equal", after, ast.Constant(0.0)), ast.Add(), zeros)
     if len(params) != 1 or not own.known:
         return None
+    if user.rule.name in _DOTS:
+        return _dotted(user, params[0], own, shape_of, active, after)
     factors = getattr(user.rule, "zero_factors", None) or {}
     if user.rule.name == _HOLD and params[0] == "a":
         # (zero where its direction is, the select's adjoint; srcdiff shapes the direction like a)
@@ -188,6 +195,16 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
     shape = operand_shape(other, shape_of)
     if not (shape.known and (shape.ndim == 0 or shape == own)) and user.rule.name != _HOLD:
         return after
+    return operand_ast(other) if after is None else _both(operand_ast(other), after)
+
+
+def _dotted(user: Node, param: str, own, shape_of: dict, active: set[str], after: ast.expr | None):
+    """`_mask` through the dot product of two vectors, the other one not moving (``np.dot(W, r)``):
+    this one's adjoint is ``g * W``, unused where W is 0."""
+    other = next((v for p, v in zip(user.rule.params, user.inputs) if p != param), None)
+    if own.ndim != 1 or not isinstance(other, (Var, Const, Global)) or isinstance(other, Var) and other.name in active \
+            or operand_shape(other, shape_of) != own:
+        return None
     return operand_ast(other) if after is None else _both(operand_ast(other), after)
 
 

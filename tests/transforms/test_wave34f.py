@@ -11,8 +11,11 @@ rows of the elements it does not read, their columns alike by reverse over rever
                                                  1 bad error (math_hypot_by_hand's jacobian(grad) let
                                                  Python's ZeroDivisionError out)
                                          after:  12 ok, 3 refused at the line
-    ZERO_WEIGHTS (3 x 3)                 before: 6 WRONG (the weighted element's column NaN), 3 ok (hvp)
-                                         after:  9 ok
+    ZERO_WEIGHTS (4 x 3)                 before: 8 WRONG (the weighted element's column NaN), 4 ok (hvp)
+                                         after:  12 ok
+    DOTTED (np.dot of the weights), against its closed form: hessian and jacobian(grad) NaN in column 0
+                                         -> exact; hvp NaN in row 0 (the first-order gradient's own NaN,
+                                         open: grad of np.dot(W, np.sqrt(x)) is NaN where W is 0)
     OTHER_DIRECTIONS (6 x 3)             before: 8 WRONG (every hvp: NaN in element 0's entry of another
                                                  column; minimum_sliced's reverse cells too), 10 ok
                                          after:  18 ok
@@ -35,8 +38,10 @@ Found and fixed (each a class):
 2. A zero weight from a module list (no known shape) before a root: the gradient's ``g * W`` is
    ``unbroadcast(..., x)``, which read x for its shape only but counted as moving with x, so its hold by
    the weight gave no mask; and the forward value ``W * np.sqrt(x)``, which no adjoint reads, counted as
-   a user of ``np.sqrt(x)`` without a mask.  A use mask now reads the values that move with a parameter's
-   value (not its shape), and only users whose adjoint is computed.
+   a user of ``np.sqrt(x)`` without a mask (so was a value read for its shape alone, np.mean's).  A use
+   mask now reads the values that move with a parameter's value (not its shape) and that the output reads
+   by value, and only users whose adjoint is computed; and it passes the dot product of two vectors, the
+   other one not moving (``np.dot(W, np.sqrt(x))``: ``g * W``).
 3. Forward over reverse at a kink or a tie (``hvp``, ``jvp(grad)``): ``kink_nan`` / ``tie_nan`` were NaN
    wherever the tie held, whatever the tangent.  Along ``x + t v`` an element where v is 0 does not move
    at any order, nor does a value computed element by element from such elements, so its share is
@@ -51,9 +56,10 @@ unchanged, compared statement by statement; the masks are second-order code.
 
 Open:
 
-* a zero weight inside a reduction (``np.dot(W, np.sqrt(x))``, ``np.mean(W * np.sqrt(x) + x ** 2)``):
-  NaN in the weighted element's column by reverse over reverse (hvp exact); ``math.sqrt(x[i])`` times a
-  zero weight in a loop: refused at the line (ZeroDivisionError), the loop's carry has no hold.
+* the gradient of ``np.dot(W, np.sqrt(x))`` is NaN where W and x are 0 (first order: the dot's adjoint
+  is not held still), and so is hvp's row there.
+* ``math.sqrt(x[i])`` times a zero weight in a loop: refused at the line (ZeroDivisionError of Python
+  floats): an adjoint that reaches a value through a loop's carry is not known to stand still.
 * the gradient's component that is a kinked value itself (``abs_times_other``: grad_1 = |x0|) gets
   abs'(0) = 0 in the Hessian where no derivative exists (as ``np.abs(x[:1]) * x[1:2]`` always did);
   wave 33b's strict xfail for it stays.  A kink reached through a loop's carry (max_in_a_loop),
@@ -149,6 +155,16 @@ def test_a_zero_weight_from_a_module_list(row, transform):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         assert not judge(f, x, H)
+
+
+@pytest.mark.parametrize("transform", [corpus.slow_unless(t == "hessian", t) for t in ("hessian", "jacobian(grad)")])
+def test_a_zero_weight_in_a_dot_product(transform):
+    """``np.dot(np.array(W), np.sqrt(x)) + x[1] * x[2]`` with W[0] = 0 at x[0] = 0: f does not read x[0],
+    so its row and column are 0 (closed form: the roots' -W / (4 x ** 1.5) on the diagonal, 1 at [1, 2])."""
+    name, f, x = w.DOTTED
+    want = np.diag([0.0, *(-np.array(w.WEIGHTS[1:]) / (4.0 * x[1:] ** 1.5))])
+    want[1, 2] = want[2, 1] = 1.0
+    np.testing.assert_allclose(_second(transform, f, x), want, rtol=1e-12, atol=0.0)
 
 
 def programs():

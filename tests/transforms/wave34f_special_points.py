@@ -69,6 +69,16 @@ def arcsin_module_weights(x):
     return np.sum(np.arcsin(x) * w) + x[0] * x[2]
 
 
+def sqrt_module_weights_dot(x):
+    """The weights in a dot product with the roots."""
+    return np.dot(np.array(WEIGHTS), np.sqrt(x)) + x[1] * x[2]
+
+
+def sqrt_module_weights_mean(x):
+    """The weighted roots beside squares, averaged (np.mean's adjoint reads the sum's shape only)."""
+    return np.mean(np.array(WEIGHTS) * np.sqrt(x) + x ** 2)
+
+
 # ---- a kink in element 0, a direction along another ----
 
 A4 = np.array([[2.0, 0.5, -1.0, 0.2], [0.5, 1.0, 0.3, 0.0], [-1.0, 0.3, 3.0, 0.4], [0.2, 0.0, 0.4, 1.5]])
@@ -128,7 +138,10 @@ ZERO_WEIGHTS = [
     ("sqrt_module_weights", sqrt_module_weights, np.array([0.0, 1.0, 2.0])),
     ("cbrt_module_weights", cbrt_module_weights, np.array([0.0, 1.0, 2.0])),
     ("arcsin_module_weights", arcsin_module_weights, np.array([1.0, 0.5, 0.2])),
+    ("sqrt_module_weights_mean", sqrt_module_weights_mean, np.array([0.0, 1.0, 2.0])),
 ]
+#: its gradient is NaN in element 0 at x[0] = 0 (first order, open): its Hessian against the closed form
+DOTTED = ("sqrt_module_weights_dot", sqrt_module_weights_dot, np.array([0.0, 1.0, 2.0]))
 
 #: (name, f, a point where element 0 sits at a kink or a tie)
 OTHER_DIRECTIONS = [
@@ -142,4 +155,4 @@ OTHER_DIRECTIONS = [
 
 #: every program at ordinary points (random arguments), for every transformation
 PROGRAMS = [(name, f, _a(x.shape), 0) for name, f, x in DISTANCES + [DIFFERENCE] + OTHER_DIRECTIONS] \
-    + [(name, f, _inside(x.shape), 0) for name, f, x in ZERO_WEIGHTS]
+    + [(name, f, _inside(x.shape), 0) for name, f, x in ZERO_WEIGHTS + [DOTTED]]
