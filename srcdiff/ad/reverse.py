@@ -32,6 +32,7 @@ from .roots import find_roots
 from .shape_sources import shape_sources
 from .still_adjoints import still_adjoints
 from .sweep import Sweep, operand_shape
+from .unbounded_values import unbounded_values
 from .unused_elements import held_values, use_masks
 from .zero_factors import kinked_adjoints, non_finite_adjoints, vanishing_adjoints
 
@@ -54,7 +55,7 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
                   non_finite=non_finite_adjoints(function, shape_of, derivable) | kinked, kinked=kinked,
                   vanishing=vanishing_adjoints(function), still=still_adjoints(function, shape_of, active, derivable),
                   used=use_masks(function, shape_of, active, pullback if not derivable else None),
-                  held=held_values(function),
+                  held=held_values(function), unbounded=unbounded_values(function),
                   powers=find_powers(function), roots=find_roots(function, shape_of))
     sweep.flat = flat_tie_values(function, sweep.powers) if derivable else frozenset()
     refuse_value_dependent(function, set(wrt), location)

@@ -87,6 +87,8 @@ class Sweep:
     used: dict = field(default_factory=dict)
     #: values whose every adjoint path ends in a hold (ad/unused_elements.held_values)
     held: frozenset = frozenset()
+    #: values that may be infinite where their operands are finite (ad/unbounded_values.py)
+    unbounded: frozenset = frozenset()
     #: values of ties read only as a power above 2, flat where they are 0 (ad/flat_ties.py)
     flat: frozenset = frozenset()
     #: roots of a power of one value, and of sums of even powers (ad/roots.py)

@@ -23,6 +23,7 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .activity import active_values, refuse_complex, refuse_value_dependent
 from .forward import prune
+from .moving_values import moving_values
 from .roots import find_roots, root_tangent
 from .shape_checks import ShapeChecks
 from .still_adjoints import blown_values
@@ -56,7 +57,7 @@ def tangent(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     refuse_complex(function, set(wrt), location)
     active = active_values(function, set(wrt))
     state = Tangents(namer, shape_of, active, location, roots=find_roots(function, shape_of),
-                     blown=blown_values(function, active))
+                     blown=blown_values(function, active), moving=moving_values(function, active, wrt, shape_of))
     params = [state.name(p) for p in wrt]  # named first: a parameter's tangent keeps its plain name
     body = _block(function.body, state)
     output = function.output

@@ -52,6 +52,8 @@ class Tangents:
     roots: object = None
     #: values whose tangent may be infinite where they are finite (ad/still_adjoints.py)
     blown: frozenset = frozenset()
+    #: where values move along the tangent's line: the affine values whose tangents tell (ad/moving_values.py)
+    moving: dict = field(default_factory=dict)
 
     def name(self, primal: str) -> str:
         if primal not in self.names:
@@ -138,6 +140,7 @@ def _contributions(node: Node, state: Tangents, templates: dict, derived: bool =
         if slope_may_be_infinite(node, param):
             contribution = _held_still(contribution, dot, node, state, _moving_factors(node, param, state))
         contribution = _held_by_factor(contribution, node, param, state)
+        _kinks_where_moving(contribution, operand, state)
         found.append(_selected(contribution, node, param, own, state))
     return found
 
@@ -169,6 +172,25 @@ def _held_still(contribution: ast.expr, dot: ast.expr, node: Node, state: Tangen
         dot = _np("where", _np("logical_and", zero, moves), ast.Attribute(ast.Name("np", ast.Load()), "nan",
                                                                         ast.Load()), dot)
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, dot], [])
+
+
+#: the helpers of a kink's or a tie's derivative, NaN where their condition (first argument) holds
+_NAN_HELPERS = {"kink_nan", "tie_nan", "tie_still_nan"}
+
+
+def _kinks_where_moving(contribution: ast.expr, operand, state: Tangents) -> None:
+    """A kink's or a tie's NaN (`_NAN_HELPERS`) in `contribution` kept only where `operand` moves along
+    the tangent's line (`Tangents.moving`): where it does not, the share is constant on the line and its
+    derivative is 0, whatever the operand's curvature (ad/moving_values.py).  In place."""
+    names = state.moving.get(operand.name) if isinstance(operand, Var) else None
+    if not names:
+        return
+    for call in ast.walk(contribution):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in _NAN_HELPERS \
+                and call.args:
+            moves = _any_of([_np("not_equal", ast.Name(state.name(n), ast.Load()), ast.Constant(0.0))
+                             for n in names], "logical_or")
+            call.args[0] = _np("logical_and", call.args[0], moves)
 
 
 def _held_by_factor(contribution: ast.expr, node: Node, param: str, state: Tangents) -> ast.expr:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..ir.flows import edges, reachable
 from ..ir.nodes import Branch, Const, Function, Global, Loop, Node, Var, all_nodes, operand_ast
-from ..rules.structural import GETITEM
+from ..rules.structural import GETITEM, gradient_inputs
 from .static_index import index_value
 from .still_adjoints import finite_there, held_if_still, may_blow_up, region_values
 from .sweep import operand_shape
@@ -45,7 +46,8 @@ def use_masks(function: Function, shape_of: dict, active: set[str], seed: str | 
     product with a constant, a sum, a select by a mask).  With `seed` (a pullback's cotangent, not
     differentiated: a Hessian's row by reverse over reverse), the output's mask is the seed."""
     nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
-    users = _users(nodes)
+    active = _moving(function, active)
+    users = _users([n for n in nodes if n.out.name in active])  # (an inactive result passes no adjoint back)
     escapes = region_values(function.body)
     output = function.output.name if isinstance(function.output, Var) else None
     looped = _looped(function.body)
@@ -61,6 +63,20 @@ def use_masks(function: Function, shape_of: dict, active: set[str], seed: str | 
         if all(mask is not None for mask in masks):
             found[name] = masks[0] if len(masks) == 1 else _either(masks)
     return found
+
+
+def _moving(function: Function, active: set[str]) -> set[str]:
+    """The active values that depend on a differentiated parameter's value, not on its shape alone
+    (``unbroadcast(t, x)``, a generated gradient's sum back to x's shape, is as constant as t), and
+    whose value the output reads (a value read for its shape alone receives no adjoint)."""
+    def inputs(node):
+        return [v for p, v in zip(node.rule.params, node.inputs) if isinstance(v, Var) and v in gradient_inputs(node)
+                and p not in node.rule.shape_only]
+    params = {p.name for p in function.params} & active
+    pairs = edges(function, inputs)
+    found = reachable(pairs, params) & active
+    output = function.output.name if isinstance(function.output, Var) else None
+    return found & reachable(pairs, {output}, backwards=True) if output in found else found
 
 
 def held_values(function: Function) -> frozenset[str]:
@@ -81,6 +97,9 @@ def held_values(function: Function) -> frozenset[str]:
 
 
 _HOLD = "srcdiff.rules.kinks.held_still"
+_SCATTER = "srcdiff.rules.runtime.index_add"
+_UNBROADCAST = "srcdiff.rules.runtime.unbroadcast"
+_DOTS = {"numpy.dot", "numpy.vdot", "numpy.inner", "numpy.matmul", "operator.matmul"}
 #: the helpers of a kink's or a tie's derivative, NaN where their condition (first argument) holds
 _NAN_HELPERS = {"kink_nan", "tie_nan", "tie_still_nan"}
 #: rules whose contribution to this operand divides by another (``g / y``): infinite where y is 0
@@ -114,9 +133,14 @@ def _mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict,
     if mask is None and user.rule.elementwise and user.rule.name != _HOLD:
         # an element of an elementwise primitive's result the output leaves unused leaves the operand's
         # element of the same shape unused (the contribution there is held: `masked`)
-        own = operand_shape(value, shape_of)
-        if own.known and operand_shape(user.out, shape_of) == own:
-            return found.get(user.out.name)
+        own, out = operand_shape(value, shape_of), operand_shape(user.out, shape_of)
+        after = found.get(user.out.name)
+        if own.known and out == own or after is None:
+            return after
+        if own.known and out.known and own.ndim <= out.ndim:
+            # broadcast into the result: unused where every element it reaches is
+            return ast.Call(ast.Name("unbroadcast", ast.Load()), [_np("not_equal", after, ast.Constant(0.0)),
+                                                                  ast.Name(value.name, ast.Load())], [])
     return mask
 
 
@@ -131,12 +155,22 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
         zeros = ast.Call(ast.Name("zeros_like", ast.Load()), [ast.Name(value.name, ast.Load())], [])
         return ast.Call(ast.Name("index_add", ast.Load()), [zeros, index_value(user.expr.slice),
                                                             after if after is not None else ast.Constant(1.0)], [])
+    if user.rule.name == _SCATTER:
+        return _scattered(user, params, value, active, after)
+    if user.rule.name == _UNBROADCAST and params == ["a"] and after is not None:
+        # (a's adjoint is the result's spread back over a's shape: ``g + zeros_like(a)``)
+        if own.known and operand_shape(user.out, shape_of) == own:
+            return after
+        zeros = ast.Call(ast.Name("zeros_like", ast.Load()), [ast.Name(value.name, ast.Load())], [])
+        return ast.BinOp(_np("not_equal", after, ast.Constant(0.0)), ast.Add(), zeros)
     if len(params) != 1 or not own.known:
         return None
+    if user.rule.name in _DOTS:
+        return _dotted(user, params[0], own, shape_of, active, after)
     factors = getattr(user.rule, "zero_factors", None) or {}
     if user.rule.name == _HOLD and params[0] == "a":
         # (zero where its direction is, the select's adjoint; srcdiff shapes the direction like a)
-        factors, after = {"a": "direction"}, None
+        factors = {"a": "direction"}
     elif operand_shape(user.out, shape_of) != own:
         return None
     if user.rule.name == "numpy.where" and params[0] in ("x", "y"):
@@ -162,6 +196,30 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
     if not (shape.known and (shape.ndim == 0 or shape == own)) and user.rule.name != _HOLD:
         return after
     return operand_ast(other) if after is None else _both(operand_ast(other), after)
+
+
+def _dotted(user: Node, param: str, own, shape_of: dict, active: set[str], after: ast.expr | None):
+    """`_mask` through the dot product of two vectors, the other one not moving (``np.dot(W, r)``):
+    this one's adjoint is ``g * W``, unused where W is 0."""
+    other = next((v for p, v in zip(user.rule.params, user.inputs) if p != param), None)
+    if own.ndim != 1 or not isinstance(other, (Var, Const, Global)) or isinstance(other, Var) and other.name in active \
+            or operand_shape(other, shape_of) != own:
+        return None
+    return operand_ast(other) if after is None else _both(operand_ast(other), after)
+
+
+def _scattered(user: Node, params: list, value: Var, active: set[str], after: ast.expr | None) -> ast.expr | None:
+    """`_mask` through ``index_add(base, index, value)`` (a generated gradient's ``x_bar[i] += v``, an
+    ``np.add.at``): `base` is passed on as it is; `value` is unused where the positions it is added to
+    are, its mask the result's read at the index (summed back over what it was broadcast into, by
+    magnitude so that masks of opposite signs do not cancel)."""
+    index = user.inputs[1]
+    if after is None or params not in (["base"], ["value"]) or isinstance(index, Var) and index.name in active:
+        return None
+    if params == ["base"]:
+        return after
+    read = ast.Call(ast.Name("index_read", ast.Load()), [after, operand_ast(index)], [])
+    return ast.Call(ast.Name("unbroadcast", ast.Load()), [_np("abs", read), ast.Name(value.name, ast.Load())], [])
 
 
 def _kept_side(user: Node, param: str, shape_of: dict) -> ast.expr | None:
@@ -230,6 +288,17 @@ def held_at_zero(node: Node, param: str, contribution: ast.expr, g: ast.expr, sw
     return held
 
 
+def _unbounded_factor(node: Node, param: str, sweep) -> bool:
+    """Whether `param`'s contribution is the adjoint times another operand that may be infinite
+    (ad/unbounded_values.py): a product's other factor (`Rule.zero_factors`)."""
+    factors = getattr(node.rule, "zero_factors", None) or {}
+    other = factors.get(param)
+    if other is None or not sweep.unbounded:
+        return False
+    operand = node.inputs[node.rule.params.index(other)]
+    return isinstance(operand, Var) and operand.name in sweep.unbounded
+
+
 def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     """In a gradient differentiated again, `contribution` held at 0 where the use mask of `node`'s
     value is 0 (`use_masks`): inside the sum back over broadcast axes for a slope that may be
@@ -258,7 +327,9 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
         call.args[0] = _np("logical_and", call.args[0], copy.deepcopy(nonzero))
     if nans:
         return contribution
-    if not (may_blow_up(node, param) or _NUMERATORS.get(node.rule.name) == param) \
+    if _unbounded_factor(node, param, sweep):
+        pass  # (a product with a factor that may be infinite: ``0 * inf`` where the mask is 0)
+    elif not (may_blow_up(node, param) or _NUMERATORS.get(node.rule.name) == param) \
             or not sweep.derivable and not finite_there(node, param) and not _by_index(mask) \
             and node.out.name not in sweep.held:  # (first order: a zero factor after log(0) leaves f NaN anyway)
         return contribution

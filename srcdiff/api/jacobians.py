@@ -90,7 +90,13 @@ class Jacobian(Composite):
         call = self.pullbacks.target(args, kwargs)
         # (with jit the rows are the compiled form: trees, flattened, and keywords, bound, batched too)
         if self.jit or call.flat is None and not kwargs:
-            value = call.value(self.pullbacks.func, args, kwargs)
+            try:
+                value = call.value(self.pullbacks.func, args, kwargs)
+            except SrcDiffError:
+                raise
+            except Exception:  # noqa: BLE001  (generated code run as it is: f itself says where, at its line)
+                self.pullbacks.func(*args, **kwargs)
+                raise
             value_shape(value, self.pullbacks.func)
             code = self.batched.code(call.func, call.args, call.wrt, value)
             if code is not None:

@@ -1,0 +1,66 @@
+"""Forward mode's seed mask: where a value moves along the tangent's line at all.
+
+Forward over reverse (``hvp``, ``jvp(grad)``) differentiates a generated gradient whose kinks and
+ties (``kink``, ``tie``, rules/kinks.py) have the derivative NaN wherever they hold, whatever the
+tangent: an operand stationary at a tie can still be curved (``np.maximum(x * x, 0)`` at 0), so a
+zero tangent of the operand is no proof that its share stands still.  A zero *seed* is: along the
+line ``x + t v``, an element of x where v is 0 does not move at any order, nor does a value computed
+element by element from such elements only.  So the share of a tie whose operands do not move is
+constant along the line, and its derivative in that direction is 0, not NaN (H[0, 1] of
+``np.sum(np.abs(x)) + x @ A @ x`` at x[0] = 0 by ``hvp`` along e_1).
+
+`moving_values` names, for the values it can tell, the *affine* values whose nonzero tangents say
+where they move: a value affine in the differentiated inputs with coefficients that carry no
+tangent (the inputs, their slices and sums, a product with a constant) moves exactly where its
+tangent is not 0, and an elementwise function of such values, shaped like each, moves only where
+one of them does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..ir.nodes import Function, Node, Var, all_nodes
+from ..rules.table import LINEAR
+from .sweep import operand_shape
+
+#: rules affine in each operand when the others carry no tangent (``x * c``, ``x / c``), or in all
+_AFFINE_IN_ONE = {"operator.mul", "numpy.multiply", "operator.truediv", "numpy.divide", "numpy.true_divide",
+                  "operator.matmul", "numpy.matmul", "numpy.dot"}
+_AFFINE_IN_ALL = {"operator.add", "operator.sub", "operator.neg", "operator.pos", "numpy.add", "numpy.subtract",
+                  "numpy.negative", "numpy.positive", "copy", "numpy.asarray", "numpy.array"}
+
+
+def moving_values(function: Function, active: set[str], wrt: tuple[str, ...], shape_of: dict) -> dict:
+    """Value name -> the tuple of affine values (module docstring) where one of whose tangents is not 0
+    the value may move along the line; values assigned more than once or in a loop's carry are left out."""
+    nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
+    assigned = Counter(n.out.name for n in nodes)
+    found: dict = {name: (name,) for name in wrt if name in active}
+    for node in nodes:
+        name = node.out.name
+        moving = [v for v in node.input_vars if v.name in active]
+        if name not in active or assigned[name] != 1 or not moving or any(v.name not in found for v in moving):
+            continue
+        if _affine(node, moving) and all(found[v.name] == (v.name,) for v in moving):
+            found[name] = (name,)
+        elif node.rule.elementwise and _alike(node, moving, shape_of):
+            found[name] = tuple(dict.fromkeys(a for v in moving for a in found[v.name]))
+    return found
+
+
+def _affine(node: Node, moving: list[Var]) -> bool:
+    name = node.rule.name
+    if name in _AFFINE_IN_ALL or node.rule.tangents == LINEAR:
+        return True
+    return name in _AFFINE_IN_ONE and len({v.name for v in moving}) == 1 and len(moving) == 1 \
+        and (not name.endswith("div") and "divide" not in name or node.inputs[0] == moving[0])
+
+
+def _alike(node: Node, moving: list[Var], shape_of: dict) -> bool:
+    """Whether every moving operand is shaped like the result (element i reads element i only)."""
+    out = operand_shape(node.out, shape_of)
+    return out.known and all(operand_shape(v, shape_of) == out for v in moving)
+
+
+__all__ = ["moving_values"]
