@@ -20,6 +20,7 @@ from ..rules.generated_code import TAKE_LIST_NAMES, TAKE_LISTS
 from ..rules.numpy_joins import TAKE_LISTS as JOINS_TAKE_LISTS
 from ..rules.structural import LIST_AWARE
 from ..rules.table import Rule
+from .integer_tables import note_integer_item
 from .state import LoweringState
 
 
@@ -43,6 +44,8 @@ def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, exp
     state.facts.note(out, rule, static, inputs, expr)  # its shape, where the signature decides it
     if _is_len(state, expr) and state.facts.param_shapes is not None:
         state.facts.shapes[out.name] = shapes.SCALAR  # ``len(x)`` is an int: np.zeros(len(x)) is a vector
+    if rule.name == "getitem":
+        note_integer_item(state, out, inputs, static)  # ``v`` of ``for u, v, e in EDGES``: an int
     if rule.name == "getitem" and _element(state, static, inputs):
         state.sharing.new(out.name)  # ``y1 = y[n]`` of a vector is a NumPy scalar: no view of y
     elif rule.name == "getitem" and inputs:

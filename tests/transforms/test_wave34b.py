@@ -95,6 +95,28 @@ def test_list_items_every_transformation(program):
     matrix.assert_numba_unless_refused(program, set())
 
 
+# ---- a number read at an int of a module's table of ints, the vector written there after ----
+
+def table_items():
+    return corpus.from_table(fd.TABLE_ITEMS, "w34b", "wave34b_findings", 34)
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "table_visit_order", p) for p in table_items()],
+                         ids=_name)
+def test_an_int_of_a_module_table_reads_one_element(program):
+    """``for u, v, e in EDGES: old = flow[v]; flow[v] = old + ...`` with ``EDGES = [(0, 1, 0), ...]`` (and
+    ``for k in VISIT``, ``EDGES[b][1]``): v is an int, flow[v] one element of a vector (refused: "old shares
+    its memory with flow")."""
+    matrix.assert_ok(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", table_items(), ids=_name)
+def test_table_items_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)
+    matrix.assert_numba_unless_refused(program, set())
+
+
 @pytest.mark.parametrize("program", corpus.from_table(fd.STILL_SHARED, "w34b", "wave34b_findings", 34), ids=_name)
 def test_a_view_or_an_array_a_list_holds_is_still_shared(program):
     """A row of an array (a view) read before a write into the array, and an array a list holds updated

@@ -10,6 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 OBS = np.array([1.0, 1.4, 1.1, 0.7, 0.9, 1.5, 1.8, 1.2])
+EDGES = [(0, 1, 0), (0, 2, 1), (1, 3, 2), (1, 4, 3), (2, 3, 4), (2, 4, 5), (3, 4, 6)]
+PAIRS = ((0, 1), (1, 2), (2, 0))
+VISIT = [2, 0, 1, 2, 1]
 
 
 def seasonal_slots(x, period=3):
@@ -72,6 +75,64 @@ def max_plus(x):
     return best[0] + best[1] * best[2]
 
 
+def soft_relaxation(w, gamma=0.3):
+    dist = np.full(5, np.inf)
+    dist[0] = 0.0
+    for u, v, e in EDGES:
+        cand = dist[u] + w[e]
+        if np.isinf(dist[v]):
+            dist[v] = cand
+        else:
+            m = min(dist[v], cand)
+            dist[v] = m - gamma * np.log(np.exp(-(dist[v] - m) / gamma) + np.exp(-(cand - m) / gamma))
+    return dist[4]
+
+
+def edge_flow(w):
+    flow = np.zeros(5)
+    flow[0] = 1.0
+    for u, v, e in EDGES:
+        old = flow[v]
+        flow[v] = old + np.tanh(w[e]) * flow[u]
+    return flow[4] + flow[3] ** 2
+
+
+def swap_pairs(x):
+    y = x.copy()
+    for i, j in PAIRS:
+        a = y[i]
+        y[i] = 0.5 * (y[i] + y[j])
+        y[j] = a * y[j]
+    return np.sum(y ** 2)
+
+
+def visit_order(x):
+    buf = np.zeros(3)
+    for k in VISIT:
+        prev = buf[k]
+        buf[k] = 0.5 * prev + x[k] ** 2
+    return buf @ x
+
+
+def table_rows_by_index(w):
+    dist = np.zeros(5)
+    for b in range(len(EDGES)):
+        v = EDGES[b][1]
+        before = dist[v]
+        dist[v] = before + w[EDGES[b][2]] * (1.0 + dist[EDGES[b][0]])
+    return np.sum(dist ** 2)
+
+
+def matrix_row_of_a_table(x):
+    m = np.zeros((3, 3))
+    tot = 0.0
+    for i, j in PAIRS:
+        r = m[i]
+        m[i, j] = x[i]
+        tot = tot + r[j] * x[j]
+    return tot
+
+
 def row_view_written(x):
     a = np.zeros((2, 2))
     r = a[0]
@@ -95,8 +156,19 @@ LIST_ITEMS = [
     ("items_max_plus", max_plus, lambda r: (r.normal(size=7),), 0),
     ("items_seasonal_f32", seasonal_slots, lambda r: (r.normal(0, 0.3, 8).astype(np.float32),), 0),
 ]
+#: a number read at an int of a module's table of ints (``for u, v, e in EDGES``, ``for k in VISIT``) is one
+#: element of a vector, not a view: the vector is written there after
+TABLE_ITEMS = [
+    ("table_soft_relaxation", soft_relaxation, lambda r: (r.uniform(1.0, 2.0, 7),), 0),
+    ("table_edge_flow", edge_flow, lambda r: (r.normal(size=7),), 0),
+    ("table_swap_pairs", swap_pairs, lambda r: (r.normal(size=3),), 0),
+    ("table_visit_order", visit_order, lambda r: (r.normal(size=3),), 0),
+    ("table_rows_by_index", table_rows_by_index, lambda r: (r.normal(size=7),), 0),
+    ("table_edge_flow_f32", edge_flow, lambda r: (r.normal(size=7).astype(np.float32),), 0),
+]
 #: a view of an array (a row), or an array a list holds, is still shared: refused at the line
 STILL_SHARED = [
+    ("shared_matrix_row_of_a_table", matrix_row_of_a_table, lambda r: (r.normal(size=3),), 0),
     ("shared_row_view_written", row_view_written, lambda r: (r.normal(size=2),), 0),
     ("shared_list_item_array_updated", list_item_array_updated, lambda r: (r.normal(size=3),), 0),
 ]
