@@ -30,8 +30,12 @@ def _name(p):
 KEPT: set = set()
 #: refused by grad at the user's line, and so by every transformation (open: see the docstring)
 REFUSED = {"or_soft_shortest_path", "rank_plackett_luce"}
-#: jit="numba" refuses these at the user's line
-NUMBA_REFUSED: set = set()
+#: jit="numba" refuses these at the user's line (a dict read at a day's key, np.fft.rfftfreq, index_read of a
+#: matrix at an index array in the gradient of ``centers[labels]`` and ``verts[EDGES[:, 1]]``)
+NUMBA_REFUSED = {"epi_seir_interventions", "sig_spectral_centroid", "ml_center_loss", "ml_center_loss_centers",
+                 "gfx_laplacian_smooth"}
+#: open: the Hessian fails inside srcdiff (see test_skinning_hessian)
+SECOND_ORDER_OPEN = {"gfx_skinning"}
 
 
 def accepted():
@@ -46,7 +50,18 @@ def test_first_order(program):
 @pytest.mark.slow
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
+    matrix.assert_ok_or_na(program, tuple(t for t in ALL if _name(program) not in SECOND_ORDER_OPEN
+                                          or t not in ("hessian", "hvp")))
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="open: the Hessian of linear blend skinning (``out += w[:, b:b + 1] * (rest @ "
+                   "rot.T + tr)`` over ``enumerate(bones)``, a list of (matrix, vector) tuples, w normalised by "
+                   "``w / w.sum(axis=1, keepdims=True)``) raises NumPy's \"non-broadcastable output operand with "
+                   "shape (4,1)\" inside the second-order code; the same with range(2) and one matrix agrees")
+@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in SECOND_ORDER_OPEN], ids=_name)
+def test_skinning_hessian(program):
+    matrix.assert_ok(program, ("hessian", "hvp"))
 
 
 @pytest.mark.slow  # (numba compiles for seconds a program)
@@ -92,7 +107,8 @@ def test_an_item_of_a_list_is_no_view_of_it(program):
 @pytest.mark.parametrize("program", list_items(), ids=_name)
 def test_list_items_every_transformation(program):
     matrix.assert_ok_or_na(program, ALL)
-    matrix.assert_numba_unless_refused(program, set())
+    # (numba cannot type the adjoint of ``mean[g]``, a list or an array by the branch that makes it one)
+    matrix.assert_numba_unless_refused(program, {"items_two_lists"})
 
 
 # ---- a number read at an int of a module's table of ints, the vector written there after ----
