@@ -366,7 +366,8 @@ def _constants(node: ast.List) -> bool:
 def _number(e: ast.expr) -> bool:
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
         e = e.operand
-    return isinstance(e, ast.Constant) and isinstance(e.value, float)
+    # (ints too: ``count = [0, 0]`` of counters written by index, ``count[g] += 1``)
+    return isinstance(e, ast.Constant) and type(e.value) in (float, int)
 
 
 def _split_list(stmt: ast.Assign, tree: ast.FunctionDef) -> list:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import operator
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from ..rules.generated_code import TAKE_LIST_NAMES, TAKE_LISTS
 from ..rules.numpy_joins import TAKE_LISTS as JOINS_TAKE_LISTS
 from ..rules.structural import LIST_AWARE
 from ..rules.table import Rule
+from .integer_tables import note_integer_item
 from .state import LoweringState
 
 
@@ -42,13 +44,30 @@ def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, exp
     state.facts.note(out, rule, static, inputs, expr)  # its shape, where the signature decides it
     if _is_len(state, expr) and state.facts.param_shapes is not None:
         state.facts.shapes[out.name] = shapes.SCALAR  # ``len(x)`` is an int: np.zeros(len(x)) is a vector
+    if rule.name == "getitem":
+        note_integer_item(state, out, inputs, static)  # ``v`` of ``for u, v, e in EDGES``: an int
     if rule.name == "getitem" and _element(state, static, inputs):
         state.sharing.new(out.name)  # ``y1 = y[n]`` of a vector is a NumPy scalar: no view of y
+    elif rule.name == "getitem" and inputs:
+        state.sharing.item(out.name, inputs[0])  # ``s = season[k]`` of ``season = [0.0] * n``: the item
+    elif rule.func is operator.mul and state.sharing.owner_of(out) is not None \
+            and any(_python_list(state, v) for v in inputs):
+        state.sharing.containers.add(state.sharing.owner_of(out))  # ``[0.0] * n``: a new list
     if rule.fresh and not rule.array_result and state.facts.ndim(out) not in (MISSING, 0):
         state.sharing.new_array(state.nodes[-1])  # ``G = X @ X.T`` of matrices: G may be written
     elif rule.func is np.diag and inputs and state.facts.ndim(inputs[0]) == 1:
         state.sharing.fresh(out.name)  # np.diag(v, k) of a vector is a new matrix (of a matrix, a view)
     return out
+
+
+def _python_list(state: LoweringState, operand) -> bool:
+    """Whether `operand` is a Python list: one lowering tracks, or a display of numbers (``[0.0]``)."""
+    if not isinstance(operand, Var):
+        return False
+    if operand.name in state.lists:
+        return True
+    made = next((n for n in reversed(state.nodes) if getattr(n, "out", None) == operand), None)
+    return made is not None and isinstance(made.expr, (ast.List, ast.ListComp))
 
 
 def _is_len(state: LoweringState, expr) -> bool:

@@ -119,6 +119,7 @@ class LoweringState:
     fresh_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items that are new arrays
     guarded_items: dict[str, Callable] = field(default_factory=dict)  # returned by a helper given a measure
     row_lists: set[str] = field(default_factory=set)  # lists whose list items are stacked into arrays
+    int_rows: set[str] = field(default_factory=set)  # rows of a module's table of ints (integer_tables.py)
     stacked_rows: set[int] = field(default_factory=set)  # ids of comprehensions made into row lists
     lambdas: dict[str, ast.Lambda | ast.FunctionDef] = field(default_factory=dict)  # local lambdas and defs
     inlining: set[int] = field(default_factory=set)  # ids of the nested functions being inlined (nested.py)

@@ -57,6 +57,9 @@ class Sharing:
     arguments: dict[int, str] = field(default_factory=dict)  # a parameter's number -> its name
     # a branch merge of distinct fresh arrays -> the arrays it may be (a write into it writes into one of them)
     merged: dict[int, frozenset[int]] = field(default_factory=dict)
+    # fresh Python lists (``[0.0] * n``): an item read from one is the item, never a view of the list,
+    # so a later write into the list (which rebinds a slot) cannot change it
+    containers: set[int] = field(default_factory=set)
 
     def of(self, operand: Operand) -> frozenset[int]:
         return self.shares.get(operand.name, frozenset()) if isinstance(operand, Var) else frozenset()
@@ -103,6 +106,13 @@ class Sharing:
         if self.shares.get(out) == frozenset({self.count}) and not isinstance(node, InPlaceUpdate) \
                 and not _may_not_copy(node):  # (`note` made it a new value just now)
             self.owner[out] = self.count
+
+    def item(self, out: str, container: Operand) -> None:
+        """`out` is an item read from `container`; when that is a fresh Python list, `out` does not
+        share the list itself (still whatever its items may share)."""
+        token = self.owner_of(container)
+        if token in self.containers:
+            self.shares[out] = self.shares.get(out, frozenset()) - {token}
 
     def tokens(self, token: int) -> frozenset[int]:
         """The fresh arrays a write into array `token` may write into (itself, or those it merges)."""
