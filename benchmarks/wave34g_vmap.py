@@ -4,6 +4,8 @@ gradient of the batch's summed loss (the ratio the batching benchmark's vmap row
 a per-example gradient written by hand with einsum / broadcasting (the floor NumPy allows: the
 per-example results must be written, B times the parameters).
 
+The first case is batching.py's vmap row (its MLP), the others held out.
+
 Run:  python benchmarks/wave34g_vmap.py [--rounds 7] [--batch 256] [--only relu_mse,logistic]
 
 Every srcdiff result is checked first: the per-example rows sum to the batch's gradient and equal the
@@ -19,7 +21,7 @@ import single_core  # noqa: F401 - first: one core, one thread per library, befo
 import argparse
 
 import numpy as np
-from batching import Clock, ratio, rounds_of
+from batching import Clock, batch_loss, example_loss, ratio, rounds_of
 
 import srcdiff
 
@@ -94,11 +96,23 @@ def tanh_mean_hand(W1, W2, X, Y):
     return np.einsum("bi,bj->bij", X, d)
 
 
+def mlp_softmax_hand(W1, b1, W2, X, Y):
+    """batching.py's MLP (example_loss): its per-example gradients w.r.t. W1 by hand."""
+    h = np.tanh(X @ W1 + b1)
+    z = h @ W2
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    d = ((e / e.sum(axis=1, keepdims=True) - Y) @ W2.T) * (1.0 - h * h)
+    return np.einsum("bi,bj->bij", X, d)
+
+
 def _cases(rng, batch: int) -> dict:
     """{name: (loss, batch loss, hand, shared arguments, batched arguments)}."""
     X = rng.normal(size=(batch, 32))
     onehot = np.eye(10)[rng.integers(0, 10, batch)]
     return {
+        "mlp_softmax": (example_loss, batch_loss, mlp_softmax_hand,
+                        (rng.normal(size=(32, 64)) / 6, rng.normal(size=64), rng.normal(size=(64, 10)) / 8),
+                        (X, onehot)),
         "relu_mse": (relu_mse, relu_mse_batch, relu_mse_hand,
                      (rng.normal(size=(32, 64)) / 6, rng.normal(size=64) / 4, rng.normal(size=(64, 5)) / 8),
                      (X, rng.normal(size=(batch, 5)))),

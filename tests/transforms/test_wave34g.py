@@ -12,23 +12,35 @@ that a hand-written per-example gradient does not make (held-out losses, benchma
    was kept because the optimiser could not tell that ``tie(...)`` (a tie's half shares) and ``held_still(...)``
    are floats; it can now (`is_float`), so the fold wheres.py already made applies (ReLU layers: one selection,
    one comparison fewer per example).
-   vmap(grad) / hand-written per-example gradient, CPU clock, batch 256, before -> after (same run order, a
-   shared machine; the outer products of the per-example gradients, the floor, are unchanged): relu_mse 1.43 ->
-   1.22, softmax_dot 1.31 -> 1.08, logistic 2.79 -> 2.44 (24 µs: Python's cost per statement), tanh_mean 1.12
-   -> 1.11; the batching benchmark's MLP row (einsum of the outer products, 4 MB a call, at a copy's speed: see
-   benchmarks/RESULTS.md) keeps everything but two holds.
+2b. ``tie(c, value, x, y)`` (a tie's half shares, which batched code keeps: it is derivable code) halved every
+   element and selected; where no element is tied (the common case) it is now one copy (rules/kinks.py).
+   benchmarks/wave34g_vmap.py, vmap(grad) / hand-written per-example gradient, CPU clock, batch 256, runs of
+   the code before and after alternated on a shared machine (load 5 on 2 cores; ratios move by 0.1-0.3 between
+   runs): batching.py's MLP row 1.11-1.14 -> 1.15-1.25 (its outer products, 4 MB of per-example gradients
+   written by einsum at a copy's speed, are most of it: the hand-written per-example gradient is itself about
+   2 batch gradients, so the 2x goal is NumPy's floor there; batching.py's row read 2.24 / 2.39 before, 2.13 /
+   2.34 after); held out: relu_mse 1.36-1.52 -> 1.2-1.34, softmax_dot 1.31-1.44 -> 1.08-1.44, logistic
+   2.79-3.23 -> 2.36-2.56 (24 µs: Python's cost per statement), tanh_mean 1.08-1.22 -> 1.06-1.37 (unchanged
+   code: the noise).
 
 Closure.  Census of ``vmap(grad(f))`` and ``vmap(value_and_grad(f))`` over the programs of
 wave33a/e/f/g/h/i_programs.py, redteam_wave29a/b/c, redteam_wave31a/h and wave31m_programs.py (each with a
 batch of 3 made by the program's own maker, vmap_checks.stacked_examples, and again with the differentiated
 argument alone batched, trees leaf by leaf), each row against the loop of single gradients checked against
 float64 central differences (batched / one example at a time / refused at the user's line / WRONG / bad
-error / n/a): no WRONG and no bad error before or after; the rows one example at a time before:
-an attention's heads joined by ``np.concatenate(outs, axis=1)``, a pyramid halved ``while a.shape[0] >= 2``,
-three helpers given an activation function as an argument, an early return leaving None on one side, a
-test kept whole broadcast against a constant matrix.  Then this module's programs (wave34g_programs.py,
-16 programs x grad / value_and_grad of each parameter and vmap(f), batches of 1 and 4, 128 rows):
-before 40 batched / 88 one example at a time; after 114 / 14 (0 WRONG, 0 bad error, both).
+error / n/a).  Stacked by the makers (wave33a/e/f/g/h/i, 428 rows): 298 / 14 / 0 / 0 / 0 / 116 (n/a: nothing
+differs between the makers' examples, the parameters being trees).  The differentiated argument batched
+(wave33a/f/g/h/i, redteam_wave31a/h, redteam_wave29a; 29b/c not reached in the time), 742 rows: 682 / 44 / 0 /
+0 / 0 / 14, and 2 rows that timed out (an SIR ODE, a cantilever's FEM solve: 30 s a row).  No WRONG, no bad
+error.  One example at a time: the heads of an attention joined by ``np.concatenate(outs, axis=1)`` (3 below),
+a pyramid halved ``while a.shape[0] >= 2`` (4), three helpers given an activation function (7), an early
+return leaving None on one side, a fixed point and Kepler's equation iterated to a tolerance, a test kept
+whole broadcast against a constant matrix, ``math.erf`` of a batched number (3 option-pricing programs),
+helpers kept calls for other reasons (truss, planar_fk, a population model's), a list holding values with
+and without a batch axis, a tree the leaves' batched code does not take.  After, re-run on those rows: the
+rows of 3, 4 and 7 are batched, the others as before.  This module's programs (wave34g_programs.py, 19
+programs x grad / value_and_grad of each parameter and vmap(f), batches of 1 and 4, 155 rows): before 40
+batched / 115 one example at a time; after 141 / 14 (0 WRONG, 0 bad error, both).
 
 Found and fixed:
 
@@ -45,16 +57,22 @@ Found and fixed:
    (``each_row_parts``, as ``each_row`` stacks a call's value); where a row's residuals differ in shape (a
    rank-deficient matrix among full-rank ones) that call alone runs one example at a time, the same numbers.
    jit="numba" refuses it at the user's line, as it refuses each_row.
+7. One example at a time before, now batched (and grad's code one function): a helper given a function,
+   ``_dense(x, W, np.sin)``, ``act=np.cos`` by keyword, an Euler step given its right-hand side
+   ``_euler(_decay, y, k, dt)``: the helper bound to the function (frontend/function_arguments.py) is a
+   closure, which the inliner kept a call (its caller's code could not read ``act``), and batching cannot
+   batch a call of a gradient object.  It is copied into its caller now, the function read by a name the
+   caller's closure holds (`functions_in_caller`, ad/inline.py).
 6. Reason made clear: vmap(grad(f, has_aux=True)) with a dict aux batches the gradient but runs the aux (a
    call of f itself, whose dict display batched code cannot return) one example at a time; the warning said
    only that a dict "is supported only as a local tree assigned to a name" (untrue advice for an aux already
    assigned to a name).  It now says that the gradient is batched and the aux is not, and to return the aux
    as a tuple of arrays, which is batched.
 
-Open (one example at a time, warned at the user's line, never wrong): helpers given a function as an
-argument (``_dense(x, 1.2, np.sin)``: the specialised helper is a closure srcdiff does not copy into its
-caller); ``np.hstack`` / ``np.vstack`` of a list with a batch axis (their axis depends on the items' ndim);
-a while loop whose count the values decide; a branch returning early on a per-example test.
+Open (one example at a time, warned at the user's line, never wrong): ``np.hstack`` / ``np.vstack`` of a
+list with a batch axis (their axis depends on the items' ndim); ``math.erf`` of a batched number; a while
+loop whose count the values decide; a branch returning early on a per-example test; the dict aux itself
+(a dict display in a return is not lowered); helpers kept calls for reasons other than a function argument.
 """
 
 from __future__ import annotations
@@ -72,7 +90,7 @@ from .vmap_checks import BATCHED, PER_EXAMPLE, census_outcome, values_outcome
 
 #: (program, transformation) rows the default run keeps: one of each class at a batch of 4
 KEPT = {("rows_concatenated", "grad[0]"), ("stacked_steps", "value_and_grad[1]"), ("halving_len", "grad[0]"),
-        ("lstsq_solution", "grad[1]"), ("relu_mse", "grad[0]"), ("hstacked", "vmap(f)")}
+        ("lstsq_solution", "grad[1]"), ("relu_mse", "grad[0]"), ("hstacked", "vmap(f)"), ("euler_with_rhs", "grad[1]")}
 
 
 def _rows():

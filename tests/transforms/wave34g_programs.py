@@ -132,6 +132,34 @@ def norm_loss(w, x):
     return np.sqrt(np.sum((x * w) ** 2)) + np.log(np.sum(np.exp(x * w)))
 
 
+# ---- helpers given a function (an activation, a right-hand side) ----
+
+def _dense(h, W, act=np.tanh):
+    return act(h @ W)
+
+
+def _euler(rhs, y, k, dt):
+    return y + dt * rhs(y, k)
+
+
+def _decay(y, k):
+    return -k * y * y
+
+
+def two_activations(W, x):
+    return np.sum(_dense(x, W) ** 2 + _dense(x, W, np.sin))
+
+
+def euler_with_rhs(y, k):
+    for _ in range(3):
+        y = _euler(_decay, y, k, 0.1)
+    return np.sum(y)
+
+
+def activation_by_keyword(W, x):
+    return np.sum(_dense(_dense(x, W, act=np.arctan), W.T @ W, act=np.cos))
+
+
 # ---- has_aux with a dict aux ----
 
 def loss_dict_aux(w, x, y):
@@ -184,6 +212,14 @@ def _softmax_args(r, b):
     return (r.normal(size=(3, N)) / 2, r.normal(size=(b, N)), np.eye(3)[r.integers(0, 3, b)]), (None, 0, 0)
 
 
+def _weights(r, b):
+    return (r.normal(size=(N, N)) / 2, r.normal(size=(b, N))), (None, 0)
+
+
+def _states(r, b):
+    return (r.uniform(0.5, 1.5, size=(b, N)), r.uniform(0.5, 1.0, size=N)), (0, None)
+
+
 def _norm_args(r, b):
     x = r.normal(size=(b, N))
     return (r.normal(size=N), x), (None, 0)
@@ -206,6 +242,9 @@ PROGRAMS = [
     (relu_mse, _relu, (0, 1, 3)),
     (softmax_dot, _softmax_args, (0, 1)),
     (norm_loss, _norm_args, (0, 1)),
+    (two_activations, _weights, (0, 1)),
+    (euler_with_rhs, _states, (0, 1)),
+    (activation_by_keyword, _weights, (0, 1)),
 ]
 
 #: what still runs one example at a time, and why: np.hstack of a list built in a loop (its axis depends on
