@@ -129,12 +129,12 @@ def _cases(rng, batch: int) -> dict:
 def measure(rounds: int, batch: int, only: set | None, clock: Clock) -> list[tuple]:
     """Rows (name, vmap / batch gradient, vmap / hand, vmap per call) of every case."""
     rows = []
-    for name, (loss, batch_loss, hand, shared, batched) in _cases(np.random.default_rng(0), batch).items():
+    for name, (loss, summed, hand, shared, batched) in _cases(np.random.default_rng(0), batch).items():
         if only and name not in only:
             continue
         axes = (None,) * len(shared) + (0,) * len(batched)
         per_example = srcdiff.vmap(srcdiff.grad(loss), in_axes=axes, per_example="refuse")
-        one = srcdiff.grad(batch_loss)
+        one = srcdiff.grad(summed)
         got = per_example(*shared, *batched)
         np.testing.assert_allclose(got, hand(*shared, *batched), rtol=1e-9, atol=1e-12)
         np.testing.assert_allclose(got.sum(axis=0), one(*shared, *batched), rtol=1e-9, atol=1e-9)

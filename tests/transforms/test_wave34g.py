@@ -37,10 +37,11 @@ a pyramid halved ``while a.shape[0] >= 2`` (4), three helpers given an activatio
 return leaving None on one side, a fixed point and Kepler's equation iterated to a tolerance, a test kept
 whole broadcast against a constant matrix, ``math.erf`` of a batched number (3 option-pricing programs),
 helpers kept calls for other reasons (truss, planar_fk, a population model's), a list holding values with
-and without a batch axis, a tree the leaves' batched code does not take.  After, re-run on those rows: the
-rows of 3, 4 and 7 are batched, the others as before.  This module's programs (wave34g_programs.py, 19
-programs x grad / value_and_grad of each parameter and vmap(f), batches of 1 and 4, 155 rows): before 40
-batched / 115 one example at a time; after 141 / 14 (0 WRONG, 0 bad error, both).
+and without a batch axis, a tree the leaves' batched code does not take.  After, re-run on those 46 rows:
+the 10 rows of 3, 4 and 7 and both timed-out rows are batched, the others as before: 694 / 34 / 0 / 0 / 0 /
+14.  This module's programs (wave34g_programs.py, 19 programs x grad / value_and_grad of each parameter and
+vmap(f), batches of 1 and 4, 155 rows): before 40 batched / 115 one example at a time; after 141 / 14 (0 WRONG,
+0 bad error, both).
 
 Found and fixed:
 
