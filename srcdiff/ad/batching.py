@@ -48,7 +48,7 @@ from .batching_masks import carried_masked, masked_node
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
 from .batching_selects import read_contexts, selected
-from .batching_shapes import shape_query, shapes_only
+from .batching_shapes import row_test, shape_query, shapes_only
 from .static_index import record_static
 
 
@@ -341,7 +341,7 @@ def _side(block, state: Batching, before: set) -> list:
 
 def _loop(loop: Loop, state: Batching) -> list:
     """The loop, its carried values with a batch axis where the initial or the final value has one."""
-    if any(state.batched(b) for b in loop.bounds) or any(state.batched(v) for v in loop.test_inputs) \
+    if any(state.batched(b) for b in loop.bounds) or not row_test(loop, state)[0] \
             or (loop.stop is not None and state.batched(loop.stop)):
         state.refuse(loop, "a loop whose number of iterations differs between examples cannot be batched",
                      "run a fixed number of iterations and select the results with np.where")
@@ -369,7 +369,8 @@ def _loop(loop: Loop, state: Batching) -> list:
             need_rows(state, c.init)
     # the test reads carried values too (``while np.linalg.norm(g) > tol``), batched only now we know them:
     # left unbatched, NumPy would reduce over the whole batch and every example would stop together
-    if (loop.stop is not None and state.batched(loop.stop)) or any(state.batched(v) for v in loop.test_inputs):
+    same_count, test = row_test(loop, state)
+    if (loop.stop is not None and state.batched(loop.stop)) or not same_count:
         state.refuse(loop, "a loop whose number of iterations differs between examples cannot be batched",
                      "run a fixed number of iterations and select the results with np.where")
     before = []
@@ -390,7 +391,7 @@ def _loop(loop: Loop, state: Batching) -> list:
     if loop.kind == "range":
         iterator = ast.Call(ast.Name("range", ast.Load()), [operand_ast(b) for b in loop.bounds], [])
         return before + [For(loop.target.name, iterator, body, loop.line)]
-    return before + [While(loop.test, body, loop.line)]
+    return before + [While(test, body, loop.line)]
 
 
 __all__ = ["BatchedProgram", "Batching", "batch"]

@@ -2,7 +2,8 @@
 ``np.pad(x, 1)``, ``np.kron(a, b)``, ``np.interp(w, xp, fp)`` of each example's own table, and the adjoints
 a gradient's code calls for them, are written as ``each_row(lambda row: np.convolve(x[row], k), size)``
 (rules/batching_each_row.py): that one call runs once per row, each with its own row of every batched
-operand, and the rest of the code stays batched.  A pure call only (no effect, no random draw); with
+operand, and the rest of the code stays batched; a call giving a tuple (``np.linalg.lstsq``) has each
+of its parts stacked (``each_row_parts``).  A pure call only (no effect, no random draw); with
 jit="numba" it is refused as before (numba compiles no lambda).  A row whose value is not an array of the
 others' shape sends the call to vmap's loop over the examples when it runs."""
 
@@ -22,8 +23,9 @@ def each_row_rule(node, state):
     return each_row_call
 
 
-def each_row_call(node, state):
-    """``each_row(lambda row: <the call, each batched operand read at row>, size, where)``."""
+def each_row_call(node, state, parts: bool = False):
+    """``each_row(lambda row: <the call, each batched operand read at row>, size, where)``; `parts`: the call
+    gives a tuple (``np.linalg.lstsq``), whose parts are stacked apart (``each_row_parts``)."""
     row = state.fresh("row")
     batched = {v.name for v in node.inputs if isinstance(v, Var) and state.batched(v)}
     if batched & state.containers or batched & set(state.index_rows) or batched & state.lists:
@@ -38,7 +40,8 @@ def each_row_call(node, state):
     body = AtRow().visit(copy.deepcopy(node.expr))
     lam = ast.Lambda(ast.arguments([], [ast.arg(row)], None, [], [], None, []), body)
     where = state.location(node.line).short if getattr(node, "line", None) else node.rule.name
-    return ast.Call(ast.Name("each_row", ast.Load()), [lam, ast.Name(state.size, ast.Load()), ast.Constant(where)],
+    helper = "each_row_parts" if parts else "each_row"
+    return ast.Call(ast.Name(helper, ast.Load()), [lam, ast.Name(state.size, ast.Load()), ast.Constant(where)],
                     []), True
 
 

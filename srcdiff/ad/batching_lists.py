@@ -20,10 +20,15 @@ from __future__ import annotations
 
 import ast
 
+import numpy as np
+
 from ..ir.nodes import Node, Var, operand_ast
 from ..ir.program import Assign, Run
 from ..rules import list_helpers as lists
+from ..rules.join_helpers import join_adjoint
+from ..rules.numpy_joins import LIST_JOINS
 from ..rules.structural import APPEND, STACK_LIST, SUM_LIST
+from .batching_each_row import each_row_call, each_row_rule
 from .batching_moves import stacked
 from .batching_rules import call
 
@@ -105,6 +110,14 @@ def list_node(node: Node, state) -> list | None:
         return _made(node, state, call("list_of_rows", operand_ast(inputs[0])))
     if node.rule.batching_kind == "stacked":  # ``np.linalg.slogdet`` of rows: a pair of rows
         return _made(node, state, stacked(node, state)[0])
+    if func is join_adjoint and node.static.get("kind") in ("concatenate", "stack") \
+            and type(node.static.get("axis")) is int and reads == [inputs[1]]:  # a join's adjoint: its rows cut
+        axis = node.static["axis"]  # (along the axis the join of rows ran on: `_joined_rows`)
+        shifted = ast.Constant(axis + 1 if axis >= 0 else axis)
+        return _made(node, state, call("join_adjoint", state.rows(inputs[0]), operand_ast(inputs[1]),
+                                       ast.Constant(node.static["kind"]), shifted))
+    if not reads and each_row_rule(node, state) is not None:  # a call giving a tuple (np.linalg.lstsq): run row by
+        return _made(node, state, each_row_call(node, state, parts=True)[0])  # row, each part of it stacked
     if node.rule.name == "getitem" and isinstance(node.expr, ast.Subscript) and row_list(state, inputs[0]):
         _index(node, state, *inputs[1:])  # ``xs[1:]``: a list of the same rows
         if inputs[0].name in state.nested:
@@ -152,7 +165,25 @@ def _read(node: Node, state, reads: list) -> list:
     if rule is SUM_LIST:
         state.have.add(node.out.name)
         return [Assign([node.out.name], call("sum_rows", operand_ast(reads[0]), _size(state)), node.line)]
+    joined = _joined_rows(node, reads[0])
+    if joined is not None:
+        state.have.add(node.out.name)
+        return [Assign([node.out.name], joined, node.line)]
     state.refuse(node, f"{rule.name} of a list with a batch axis has no batching rule")
+
+
+def _joined_rows(node: Node, xs) -> ast.expr | None:
+    """``np.concatenate(xs, axis=a)`` / ``np.stack(xs, axis=a)`` of a row list (a head per loop step,
+    ``np.concatenate(outs, axis=1)``): every item has the batch axis first, so the join runs along
+    ``a + 1`` (a negative axis counts from the end, which the batch axis does not move); None for
+    other joins (hstack and vstack join along an axis that depends on the items' ndim)."""
+    kind = next((k for k in ("concatenate", "stack") if node.rule is LIST_JOINS.get(getattr(np, k))), None)
+    axis = node.static.get("axis", 0)
+    if kind is None or type(axis) is not int or set(node.static) - {"axis"} or len(node.inputs) != 1:
+        return None
+    shifted = axis + 1 if axis >= 0 else axis
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), kind, ast.Load()), [operand_ast(xs)],
+                    [ast.keyword("axis", ast.Constant(shifted))])
 
 
 def _index(node: Node, state, *parts) -> None:

@@ -15,7 +15,7 @@ import ast
 
 import numpy as np
 
-from ..ir.nodes import Node, Var, operand_ast
+from ..ir.nodes import Loop, Node, Var, operand_ast
 from .tangent_node import instantiate
 
 QUERIES = {"shape", "size", "ndim", "dtype"}
@@ -116,11 +116,32 @@ def shapes_only(node: Node, state) -> ast.expr | None:
         return None
     batched = {v.name for v in node.inputs if isinstance(v, Var) and state.batched(v)}
     asked = _asked(node.expr)
-    names = [n for n in ast.walk(node.expr) if isinstance(n, ast.Name) and n.id in batched]
+    return shapes_asked(node.expr, batched, asked)
+
+
+def shapes_asked(expr: ast.expr, batched: set[str], asked: set[int] | None = None) -> ast.expr | None:
+    """`expr` asked of the first rows of the `batched` names it reads, where it reads each only for its
+    shape (``a.shape[0] >= 2``, a while loop's test on an array it halves: as many iterations for every
+    row); None where it reads one otherwise, or reads none."""
+    asked = _asked(expr) if asked is None else asked
+    names = [n for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in batched]
     if not names or any(id(n) not in asked for n in names):
         return None
-    return instantiate(node.expr, {name: ast.Subscript(ast.Name(name, ast.Load()), ast.Constant(0), ast.Load())
-                                   for name in batched})
+    return instantiate(expr, {name: ast.Subscript(ast.Name(name, ast.Load()), ast.Constant(0), ast.Load())
+                              for name in batched})
 
 
-__all__ = ["QUERIES", "shape_query", "shapes_only"]
+def row_test(loop: Loop, state) -> tuple[bool, ast.expr | None]:
+    """(whether the test gives every row the same count, the while loop's test as batched code asks it): as
+    written where it reads no batched value, asked of the first rows where it reads batched values for their
+    shapes alone (``while a.shape[0] >= 2`` of an image it halves: the same count for every row)."""
+    batched = {v.name for v in loop.test_inputs if state.batched(v)}
+    if not batched:
+        return True, loop.test
+    if loop.test is None or batched & (state.containers | state.lists):  # (a row list's first item is no row)
+        return False, None
+    test = shapes_asked(loop.test, batched)
+    return test is not None, test
+
+
+__all__ = ["QUERIES", "row_test", "shape_query", "shapes_asked", "shapes_only"]

@@ -24,6 +24,7 @@ import dataclasses
 import inspect
 import re
 
+from ..frontend.function_arguments import functions_in_caller
 from ..frontend.naming import Namer
 from ..frontend.parse import read_function
 from ..ir.nodes import (
@@ -62,15 +63,18 @@ class _Abandon(Exception):
         self.key = key
 
 
-def inline_calls(function: Function, namer: Namer, lower_callee, caller) -> Function:
+def inline_calls(function: Function, namer: Namer, lower_callee, caller, parsed=None) -> Function:
     """`function` with its calls of user helpers inlined (those that can be).
 
     `lower_callee(callee, passed)` gives the helper's lowered `Function` for a call passing
     the parameters `passed` (`callee`: a function or `Specialised`), or None: keep the call;
-    `caller` is the user's Python function whose generated code will run the copies."""
+    `caller` is the user's Python function whose generated code will run the copies; `parsed` its
+    `ParsedFunction`, whose closure the generated code reads (a helper given functions is copied with
+    them read from there; without it such a helper stays a call)."""
     kept: set[int] = set()  # calls whose copy hands the caller a list it cannot take
     while True:
         inlining = _Inlining(function, namer, lower_callee, caller, kept)
+        inlining.parsed = parsed
         body = inlining.block(function.body, ())
         if not inlining.changed:
             return function
@@ -107,6 +111,7 @@ def callee_key(callee) -> tuple:
 class _Inlining:
     def __init__(self, function: Function, namer, lower_callee, caller, kept: set[int]):
         self.namer, self.lower_callee, self.caller, self.kept = namer, lower_callee, caller, kept
+        self.parsed = None  # (the caller's ParsedFunction, where one is given: `inline_calls`)
         nodes = all_nodes(function)
         self.last_id = max((n.id for n in nodes), default=0)
         self.total = len(nodes)
@@ -182,8 +187,11 @@ class _Inlining:
         callee = self.lower_callee(call.callee, call.arg_names)
         if callee is None:
             return f"srcdiff cannot differentiate {name} on its own (its own adjoint says why)"
+        passed = {}
         if getattr(read_function(func), "__closure__", None):  # (an import in its body is a cell too)
-            return f"{name} is a closure, whose variables its caller's code cannot read"
+            passed = None if self.parsed is None else functions_in_caller(read_function(func), self.parsed)
+            if passed is None:  # (a helper given functions: read by names of the caller's closure)
+                return f"{name} is a closure, whose variables its caller's code cannot read"
         size = len(all_nodes(callee))
         if size > MAX_NODES or self.total + size > MAX_TOTAL:
             return f"{name} is too large to be copied into its caller ({size} operations)"
@@ -191,7 +199,7 @@ class _Inlining:
         defined = defined_names(callee.body)
         if binding is None or set(defined) & set(binding):
             return f"srcdiff cannot bind the arguments of this call to {name}'s parameters"
-        if not self._reads_agree(func, callee, set(defined) | set(binding)):
+        if not self._reads_agree(func, callee, set(defined) | set(binding) | set(passed), set(passed)):
             return f"{name} reads names of its module that mean something else in its caller"
         output, value = callee.output, None
         returns_list = isinstance(output, Var) and output.name in callee.lists
@@ -209,6 +217,9 @@ class _Inlining:
                 rename[own] = Var(self.namer.temp() if _TEMP.match(own) else self.namer.fresh(own))
         self.local |= {v.name for v in rename.values()}
         line_of = (lambda line: line) if _same_file(func, self.caller) else (lambda line: call.line)
+        for own, held in passed.items():
+            self.namer.claim(held)
+            rename.setdefault(own, Var(held))
         copier = Copier({**binding, **rename}, self.next_id, line_of,
                         frozenset(n for n, owner in self.spent.items() if owner == call.id))
         body = copier.block(callee.body, fold=frozenset({getattr(output, "name", "")})).nodes
@@ -225,7 +236,7 @@ class _Inlining:
                 self.tuples[call.out.name] = tuple(map(copier.operand, returned.inputs))
         return body
 
-    def _reads_agree(self, func, callee: Function, values: set[str]) -> bool:
+    def _reads_agree(self, func, callee: Function, values: set[str], passed: set[str]) -> bool:
         """The names the helper's code reads that are not its values (np, math, a global,
         another helper) mean in the caller's generated code what they mean in the helper."""
         free = {n.id for e in expressions(callee.body) for n in ast.walk(e) if isinstance(n, ast.Name)} - values
@@ -233,7 +244,7 @@ class _Inlining:
         free |= {g.name for g in read}
         if free & self.local:
             return False
-        if any(not _resolves(self.caller, name) for name in _called_names(callee)):
+        if any(not _resolves(self.caller, name) for name in _called_names(callee) - passed):
             return False  # a helper bound to the functions a call passes, named in the helper's closure only
         own, theirs = getattr(func, "__globals__", None), getattr(self.caller, "__globals__", None)
         if own is not theirs:  # another module: only names that are the same object in both

@@ -24,7 +24,7 @@ from .forward import JvpFunction, jvp_function
 from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
-from .vmap_aux import aux_function, call_kinds, with_aux
+from .vmap_aux import aux_function, aux_refusal, call_kinds, with_aux
 from .vmap_binding import bound_parts, row_of, with_defaults
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_fast import Fast, fast_for
@@ -56,6 +56,7 @@ class VmapFunction:
         self.func, self.in_axes = f, in_axes
         aux = aux_function(f)  # (has_aux: the loss's gradient batched, the aux from f batched: api/vmap_aux.py)
         self._aux = None if aux is None else VmapFunction(aux, in_axes, 0, jit, per_example)
+        self.aux_of: str | None = None  # (the aux's own map: whose aux it computes, said when it runs per example)
         self._last = None
         self._plan: Plan | None = None  # the last call's batched code, for calls like it; its short path:
         self._fast: Fast | None = None
@@ -64,6 +65,8 @@ class VmapFunction:
         self.per_example: str | None = None  # why the last call ran one example at a time (None: batched)
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"vmap({name})"
+        if self._aux is not None:
+            self._aux.aux_of = self.__qualname__
 
     def _axes(self, args: tuple) -> list:
         if isinstance(self.in_axes, (tuple, list)):
@@ -272,6 +275,8 @@ class VmapFunction:
     def _one_at_a_time(self, count: int, axes: list, refusal: SrcDiffError) -> PerExample:
         """The loop over the examples, made once per kind of call (refused first with per_example="refuse";
         with "warn", its first run that returns warns, api/vmap_policy.py)."""
+        if self.aux_of is not None:  # (the gradient itself is batched: say that only the aux is not, and why)
+            refusal = aux_refusal(self.aux_of, refusal)
         refuse_if_asked(self.policy, self.__qualname__, refusal)
         names = [f"a{k}" for k in range(count)]
         try:

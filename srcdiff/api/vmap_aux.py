@@ -19,6 +19,16 @@ def aux_function(f):
     return None
 
 
+def aux_refusal(described: str, refusal: SrcDiffError) -> SrcDiffError:
+    """Why the aux of `described` (a vmap of a gradient with has_aux) runs one example at a time while its
+    gradient is batched: `refusal`, the reason the function returning the aux was not batched, said so."""
+    return SrcDiffError(f"{described}: the gradient is batched in one call, but the aux (the function's second "
+                        f"result, computed by a call of the function itself) runs one example at a time: "
+                        f"{refusal.reason}", refusal.location,
+                        "return the aux as arrays or a tuple of arrays (``return loss, (r, z)``), which are "
+                        "batched; a dict built in the function is not (batched code returns arrays and tuples)")
+
+
 def with_aux(f: GradFunction, result, returned):
     """The batched gradient `result` of `f`'s loss (with its value, for value_and_grad) and the batched
     ``(loss, aux)`` `returned` by the function, as `f` gives them: ``(gradient, aux)`` or
@@ -48,4 +58,4 @@ def call_kinds(args, axes) -> tuple:
     return tuple(out)
 
 
-__all__ = ["aux_function", "call_kinds", "with_aux"]
+__all__ = ["aux_function", "aux_refusal", "call_kinds", "with_aux"]

@@ -149,7 +149,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
-    ir = inline_calls(found.ir, namer, inlinable, parsed.func) if options.inline and not options.debug else found.ir
+    inline = options.inline and not options.debug
+    ir = inline_calls(found.ir, namer, inlinable, parsed.func, parsed) if inline else found.ir
     if complex_params:
         refuse_complex(ir, set(found.wrt), parsed.location, complex_params)
     if not getattr(parsed.func, "__srcdiff_generated__", False):  # (second order: the user's code was checked)

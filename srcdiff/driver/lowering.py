@@ -155,7 +155,7 @@ def _resolved(parsed: ParsedFunction, expr: ast.expr):
 
 def inlined(found: Lowered, namer: Namer) -> Function:
     """`found`'s IR with its calls of small helpers inlined (ad/inline.py), as gradients see it."""
-    return inline_calls(found.ir, namer, inlinable, found.parsed.func)
+    return inline_calls(found.ir, namer, inlinable, found.parsed.func, found.parsed)
 
 
 def _check_template_names(found: Lowered) -> None:

@@ -54,6 +54,37 @@ def with_functions(func, functions: dict):
     return found[0]
 
 
+def functions_in_caller(helper, parsed: ParsedFunction) -> dict[str, str] | None:
+    """For a helper bound to the functions a call passes (`with_functions`: each a cell of its closure), the
+    names the caller's generated code reads them by, each put in the closure of `parsed` (the caller's, which
+    its generated code reads; `closure_name`), so the
+    helper's code can be copied into its caller (ad/inline.py); None where a cell holds anything else."""
+    code, cells = getattr(helper, "__code__", None), getattr(helper, "__closure__", None) or ()
+    try:
+        values = {name: cell.cell_contents for name, cell in zip(code.co_freevars, cells)}
+    except (AttributeError, ValueError):  # (an empty cell)
+        return None
+    if not values or not all(is_passed_function(v) for v in values.values()):
+        return None
+    out = {}
+    for name, value in values.items():
+        held = next((n for n, c in parsed.closure.items() if _holds(c, value)), None)
+        if held is None:
+            held = closure_name(parsed, f"{name}_{getattr(value, '__name__', 'function')}")
+            while held in parsed.closure:
+                held += "_"
+            parsed.closure[held] = types.CellType(value)
+        out[name] = held
+    return out
+
+
+def _holds(cell, value) -> bool:
+    try:
+        return cell.cell_contents is value
+    except ValueError:
+        return False
+
+
 def closure_name(parsed: ParsedFunction, base: str) -> str:
     """A name for a bound helper in the closure of `parsed` (the caller), free in its code."""
     taken = names_in(parsed.tree) | set(parsed.globals)

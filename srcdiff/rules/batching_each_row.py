@@ -25,6 +25,18 @@ def each_row(compute, size: int, where: str):
     return np.stack(rows)
 
 
-HELPERS = {"each_row": each_row}
+def each_row_parts(compute, size: int, where: str) -> tuple:
+    """The tuple `compute` gives each row (``np.linalg.lstsq``'s solution, residuals, rank and singular
+    values), each part stacked over the rows as `each_row` stacks a value; parts that differ in shape
+    between rows (lstsq's residuals, empty where a row's matrix is rank deficient) raise
+    `SelectedSideError`: vmap's loop over the examples, the same numbers."""
+    rows = [compute(row) for row in range(size)]
+    if not rows or not all(isinstance(r, tuple) and len(r) == len(rows[0]) for r in rows):
+        raise SelectedSideError(f"{where}: this call's value, computed row by row, is not a tuple of one length "
+                                "for every example", hint="call the function once per example")
+    return tuple(each_row(lambda row, k=k: rows[row][k], size, where) for k in range(len(rows[0])))
 
-__all__ = ["HELPERS", "each_row"]
+
+HELPERS = {"each_row": each_row, "each_row_parts": each_row_parts}
+
+__all__ = ["HELPERS", "each_row", "each_row_parts"]

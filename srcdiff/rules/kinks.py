@@ -75,6 +75,9 @@ def tie(condition, value, x, y=0.0, persist=False):
     proved that `x` and `y` are the same function near the point (ad/ties.py: PPO's
     ``np.minimum(r * adv, np.clip(r, lo, hi) * adv)`` with r strictly inside the band), so the
     share is constant nearby and its derivative 0."""
+    if type(value) is np.ndarray and type(condition) is np.ndarray and condition.shape == value.shape \
+            and not condition.any():  # no element tied (the common case): `value`, a new array as np.where's
+        return value.copy()  # (one pass where the halves and the selection made two: batched code keeps ties)
     picked = np.where(condition, 0.5 * value, value)
     return picked if isinstance(value, np.ndarray) or np.ndim(picked) else picked[()]
 

@@ -49,7 +49,8 @@ Still one example at a time (warned at the user's line), by design or open:
 - a while loop whose trip count differs between examples (Newton until converged, a fixed point, an
   adaptive step until t reaches 1): the control flow differs per example (also at a batch of one: the
   count is known only when it runs);
-- np.linalg.lstsq inside (its four results of a stack: no batching rule yet; solve and inv are batched);
+- np.linalg.lstsq inside (its four results of a stack: no batching rule yet; solve and inv are batched;
+  batched since wave 34, test_wave34g.py);
 - has_aux with a dict aux (the loss's gradient is batched, the aux runs per example: a dict display in
   a return is not lowered); hvp/jvp called inside a def; vmap(hessian(f)) (by design: its rows are
   one batched call already).
@@ -79,8 +80,9 @@ from .vmap_checks import BATCHED, NA, PER_EXAMPLE, census_outcome, mapped_outcom
 #: (program, transformation) rows the default run keeps: one of each class at a batch of 4
 KEPT = {("max_with_int_zero", "grad[0]"), ("relu_of_elements", "vmap(f)"), ("newton_until_converged", "grad[1]"),
         ("euler_decay", "grad[0]"), ("solve_inside", "value_and_grad[1]")}
-#: lstsq inside still runs one example at a time (no batching rule for its stack of results)
-STILL = p.PER_EXAMPLE | {"lstsq_inside", "lstsq_first"}
+#: what still runs one example at a time (lstsq inside is batched since wave 34: each row's call, its parts
+#: stacked, test_wave34g.py)
+STILL = p.PER_EXAMPLE
 
 
 def _rows():

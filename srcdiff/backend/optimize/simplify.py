@@ -46,6 +46,20 @@ def is_number(node: ast.expr, value=None) -> bool:
     return ok and (value is None or node.value == value)
 
 
+def nonzero_number(node: ast.expr) -> bool:
+    """A number literal other than 0 (``held_still(e, 1.0)`` is `e`: no element of its direction is
+    0), or one over an array's size (a mean's ``1.0 / x.size``: a Python int, so an empty array
+    raises rather than dividing to a number)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and size_read(node.right):
+        return nonzero_number(node.left)
+    return is_number(node) and node.value != 0
+
+
+def size_read(node: ast.expr) -> bool:
+    """``x.size`` of a name."""
+    return isinstance(node, ast.Attribute) and node.attr == "size" and isinstance(node.value, ast.Name)
+
+
 def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
     """Whether `node` is certainly a float or an array of floats (never an int or a bool)."""
     if isinstance(node, ast.Constant):
@@ -67,6 +81,8 @@ def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
         return is_float(node.args[1], float_names) or is_float(node.args[2], float_names)
     if _np_named(node, "full", 2):   # np.full(shape, v) has v's type
         return is_float(node.args[1], float_names)
+    if _helper_named(node, "held_still", 2) or _helper_named(node, "tie", 4):  # (their value's type: a selection
+        return is_float(node.args[0 if node.func.id == "held_still" else 1], float_names)  # of it and 0.0, halves)
     return is_float_call(node) or _float_constructor(node)
 
 
@@ -77,6 +93,12 @@ def _float_to_float(node: ast.expr) -> bool:
         return False
     ufunc = getattr(np, node.func.attr, None)
     return isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and "d" * ufunc.nin + "->d" in ufunc.types
+
+
+def _helper_named(node: ast.expr, name: str, nargs: int) -> bool:
+    """A call of the run-time helper `name` (rules/runtime.py) with `nargs` positional arguments."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name \
+        and len(node.args) == nargs and not node.keywords
 
 
 def _np_named(node: ast.expr, name: str, nargs: int) -> bool:
@@ -131,6 +153,14 @@ class Simplify(ast.NodeTransformer):
         leaves the selection for a sum or a product (``X.T @ -s`` is ``-(X.T @ s)``): one pass
         fewer; exact but for the sign of the zeros the other branch gives."""
         self.generic_visit(node)
+        if _helper_named(node, "held_still", 2) and nonzero_number(node.args[1]) \
+                and is_float(node.args[0], self.float_names):
+            # a hold whose direction is a nonzero number holds nothing: `held_still` returns its contribution
+            # there (the seed's ``1.0``: a log's ``held_still(1.0 / s, 1.0)``; one finite test of a sum saved)
+            return node.args[0]
+        if _helper_named(node, "held_still", 2) and _helper_named(node.args[0], "held_still", 2) \
+                and is_pure(node.args[1]) and ast.dump(node.args[1]) == ast.dump(node.args[0].args[1]):
+            return node.args[0]  # (a hold held again by the same direction: the first one's value, as it is)
         if not _np_named(node, "where", 3):
             return node
         if _difference_at_tie(*node.args):

@@ -24,7 +24,7 @@ import copy
 from collections.abc import Callable
 
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
-from .simplify import is_float, is_number
+from .simplify import is_float, is_number, nonzero_number, size_read
 
 #: element-wise operators defined everywhere (not ``@``, ``/``, ``**``, nor functions like np.log): the
 #: element at a position reads only that position, and an inner selection under a division or a
@@ -118,9 +118,9 @@ def _inline_side(block: list[ast.stmt], i: int, loads, folder: _Folder, required
 
 
 def _cheap(expr: ast.expr) -> bool:
-    if isinstance(expr, (ast.Name, ast.Constant)) or _size(expr):
+    if isinstance(expr, (ast.Name, ast.Constant)) or size_read(expr):
         return True
-    return isinstance(expr, ast.BinOp) and all(isinstance(e, (ast.Name, ast.Constant)) or _size(e)
+    return isinstance(expr, ast.BinOp) and all(isinstance(e, (ast.Name, ast.Constant)) or size_read(e)
                                                for e in (expr.left, expr.right))
 
 
@@ -145,7 +145,7 @@ class _Substitute(ast.NodeTransformer):
             return copy.deepcopy(self.value)
         held = _held(expr)
         if held is not None and isinstance(held[1], ast.Name) and held[1].id == self.name and here \
-                and _nonzero(self.value):
+                and nonzero_number(self.value):
             return self._in(held[0], decided)  # (its direction is the nonzero number here: the hold holds nothing)
         if is_where(expr):  # (each element is one of its branches')
             key = ast.dump(expr.args[0]) if _plain(expr.args[0]) else None
@@ -165,19 +165,6 @@ def _held(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
             and len(node.args) == 2 and not node.keywords:
         return node.args[0], node.args[1]
     return None
-
-
-def _nonzero(node: ast.expr) -> bool:
-    """A number literal other than 0 (``held_still(e, 1.0)`` is `e`: no element of its direction is
-    0), or one over an array's size (a mean's ``1.0 / x.size``: a Python int, so an empty array
-    raises rather than dividing to a number)."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _size(node.right):
-        return _nonzero(node.left)
-    return is_number(node) and node.value != 0
-
-
-def _size(node: ast.expr) -> bool:
-    return isinstance(node, ast.Attribute) and node.attr == "size" and isinstance(node.value, ast.Name)
 
 
 def is_where(node: ast.expr) -> bool:
@@ -239,7 +226,7 @@ class _Folder(ast.NodeTransformer):
             return expr
         held = _held(expr)
         if held is not None and is_where(held[1]) and ast.dump(held[1].args[0]) == key \
-                and is_number(held[1].args[3 - branch]) and _nonzero(held[1].args[branch]):
+                and is_number(held[1].args[3 - branch]) and nonzero_number(held[1].args[branch]):
             self.changed = True  # (the hold's direction is a nonzero number in this branch: it holds nothing)
             return self._decided(held[0], key, branch)
         if is_where(expr):  # a selection on another condition: each element is one of its branches'
