@@ -43,8 +43,8 @@ import variants32_gates as v32g
 import variants32_heldout as v32h
 import variants32_losses as v32
 import variants33_gates as v33g
-import variants34_gates as v34g
 import variants33_piecewise as v33
+import variants34_gates as v34g
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))

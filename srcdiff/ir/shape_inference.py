@@ -21,12 +21,16 @@ from .nodes import Branch, Const, Function, Loop, Operand, UserCall, Var
 from .shapes import Shape
 
 
-def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=None) -> dict[str, Shape]:
+def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=None,
+                 lengths: dict[str, str] | None = None) -> dict[str, Shape]:
     """The Shape of every `Var` in `function` (and of every `Global` whose shape is
     guarded), keyed by name.
 
     `call_shape(node, operand_shapes)` gives the shape a call of another user function
-    returns (the driver infers it from the callee's own lowering); without it, unknown."""
+    returns (the driver infers it from the callee's own lowering); without it, unknown.
+    `lengths`: ints computed from shapes the code is compiled as being of those lengths
+    (driver/computed_lengths.py, which tests them when it runs)."""
+    lengths = lengths or {}
     known: dict[str, Shape] = {p.name: param_shapes.get(p.name, shapes.UNKNOWN) for p in function.params}
     items: dict[str, Shape | None] = {}  # a list built here -> what is known of all its items (None: none yet)
 
@@ -43,7 +47,7 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
         if name in seen:
             shape = shapes.join(known.get(name, shapes.UNKNOWN), shape)  # assigned on two paths
         seen.add(name)
-        known[name] = shape
+        known[name] = Shape((), scalar=True, length=lengths[name]) if name in lengths else shape
 
     def block(b, seen: set[str]) -> None:
         for item in b.nodes:
