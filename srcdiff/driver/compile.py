@@ -195,7 +195,7 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
         debug.instrument(func, program, helper)
     if foreign:
         namespaces.add_namespace_line(func, list(foreign))
-    if lengths and not computed_lengths.guard(func, lengths):
+    if lengths and not computed_lengths.guard(func, found.params, lengths):
         return again()  # (a width the optimizer moved: the code assuming nothing)
     source = render.render(func)
     callees = {vjp_name: _callee_at(found, ir, spec) for vjp_name, spec in getattr(program, "calls", {}).items()}

@@ -21,8 +21,8 @@ the concatenation of the products, column block by column block).  Where:
   adjoint's is the parameter's), and each scattered factor (a name, ``unbroadcast(g, x)``, an
   elementwise expression, or a join of such along the last axis, which three blocks leave after
   two are joined) has two axes or more: x's of ``unbroadcast(g, x)``, a name's own, or an
-  elementwise product of such, written there or bound to a name (``z_bar * z * (1.0 - z)``,
-  which broadcasts to the larger).  With more than
+  elementwise product, comparison or selection of such (``keep_where(t >= 0.0, g)``), written
+  there or bound to a name (``z_bar * z * (1.0 - z)``, which broadcasts to the larger).  With more than
   two the product cannot be added into the block, joined or not: NumPy raises either way.
 
 Blocks out of order give the joined product another width than the target block: NumPy raises,
@@ -111,15 +111,12 @@ def _scattered(stmt: ast.stmt):
 
 
 def _shaped(g: ast.expr) -> ast.expr | None:
-    """What has `g`'s number of axes: g itself (a name, or arithmetic `_two_axes_at_least` reads:
-    ``f_bar * f * (1.0 - f)``, an adjoint read once, moved into the product), or x of
-    ``unbroadcast(g, x)``."""
-    if isinstance(g, (ast.Name, ast.BinOp, ast.UnaryOp)):
-        return g
-    if isinstance(g, ast.Call) and isinstance(g.func, ast.Name) and g.func.id == "unbroadcast" \
-            and len(g.args) == 2 and not g.keywords and isinstance(g.args[1], ast.Name):
-        return g.args[1]
-    return None
+    """What has `g`'s number of axes: x of ``unbroadcast(g, x)``, else g itself (a name, or what
+    `_two_axes_at_least` reads: ``f_bar * f * (1.0 - f)``, an adjoint read once, moved into the
+    product)."""
+    if isinstance(g, ast.Call) and isinstance(g.func, ast.Name) and g.func.id == "unbroadcast":
+        return g.args[1] if len(g.args) == 2 and not g.keywords and isinstance(g.args[1], ast.Name) else None
+    return g
 
 
 def _matrix(name: str, shape_of) -> bool:
@@ -139,6 +136,10 @@ def _two_axes_at_least(e: ast.expr, definitions: dict, shape_of, depth: int = 4)
         return any(_two_axes_at_least(side, definitions, shape_of, depth - 1) for side in (e.left, e.right))
     if depth and isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
         return _two_axes_at_least(e.operand, definitions, shape_of, depth - 1)
+    if depth and isinstance(e, ast.Compare):  # (a mask: the broadcast of what it compares)
+        return any(_two_axes_at_least(side, definitions, shape_of, depth - 1) for side in [e.left, *e.comparators])
+    if depth and isinstance(e, ast.Call) and ast.unparse(e.func) in ("keep_where", "np.where") and not e.keywords:
+        return any(_two_axes_at_least(a, definitions, shape_of, depth - 1) for a in e.args)  # (broadcast too)
     return False
 
 
