@@ -38,6 +38,7 @@ from collections.abc import Callable
 
 from ...ir.shapes import Shape
 from .adjacent_products import same_bound, transpose_of
+from .joined_sums import join_sums
 from .liveness import bodies, is_compound, mentions, nodes, single_definitions, writes, written_into
 
 
@@ -48,8 +49,11 @@ def join_scatters(func: ast.FunctionDef, shape_of: Callable[[str], Shape],
     definitions = single_definitions(func)
     viewed = _viewed(func)
     changed = False
+    taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)}
     for body in bodies(func.body):
         while _join_one(body, definitions, lambda n: _shape(n, definitions, shape_of, primal_of), viewed):
+            changed = True
+        while join_sums(body, definitions, taken, viewed, lambda n: _shape(n, definitions, shape_of, primal_of)):
             changed = True
     return changed
 
