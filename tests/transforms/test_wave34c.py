@@ -5,7 +5,10 @@ PLACEHOLDER
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+
+import srcdiff
 
 from . import closure_cells, corpus, matrix
 from . import wave34c_programs as w
@@ -43,3 +46,87 @@ def test_every_transformation(program):
 @pytest.mark.parametrize("program", programs(), ids=_name)
 def test_numba(program):
     matrix.assert_numba_unless_refused(program, set())
+
+
+def _central(f, args, wrt):
+    x = np.asarray(args[wrt], dtype=float)
+    want = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = 1e-6
+        up, down = list(args), list(args)
+        up[wrt], down[wrt] = x + e, x - e
+        want[i] = (f(*up) - f(*down)) / 2e-6
+    return want
+
+
+def _program(name):
+    return next(p for p in programs() if _name(p) == name)
+
+
+def _backward_loop(source: str) -> str:
+    """The text of the generated function's last top-level loop (the backward sweep)."""
+    lines = source.splitlines()
+    start = max(i for i, line in enumerate(lines) if line.startswith("    for "))
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("        ")), len(lines))
+    return "\n".join(lines[start:end])
+
+
+@pytest.mark.parametrize("name", ["mgu_bias_b", "reset_after_W", "cifg_lstm_U", "difference_width_W", "len_halves_W"])
+def test_computed_widths_tested_first(name):
+    """driver/computed_lengths.py: a width computed from shapes (``b.shape[0] // 2``, ``W.shape[1] // 3``,
+    ``W.shape[1] - U.shape[0]``, ``len(b) // 2``) and the slices of parameters between such bounds are
+    compiled as not 1, tested by the first statement: where every slice is of a parameter the backward
+    sweep sums nothing back (no ``unbroadcast``; cifg_lstm and reset_after slice a product: open)."""
+    p = _program(name)
+    g = srcdiff.grad(p.func, wrt=p.wrt)
+    np.testing.assert_allclose(g(*p.args), _central(p.func, p.args, p.wrt), rtol=1e-5, atol=1e-7)
+    first = g.source.splitlines()[1]
+    assert first.startswith("    if ") and "== 1" in first and "return __srcdiff_lengths__(" in g.source, g.source
+    if name not in ("reset_after_W", "cifg_lstm_U"):
+        assert "unbroadcast" not in _backward_loop(g.source), g.source
+
+
+@pytest.mark.parametrize("name, widths", [("mgu_bias_b", (2, 1, 3, 1)), ("width_one_broadcast_b", (1, 2, 1)),
+                                          ("len_halves_W", (2, 1, 2)), ("negative_width_b", (4, 5, 2, 7))])
+def test_one_gradient_function_across_computed_widths(name, widths):
+    """One gradient function called (slow path, then its fast path) with arguments of one signature
+    whose computed width is now more than 1, now 1 (``n == 1``: the code assuming nothing, compiled
+    once), now negative or 0: each call agrees with central differences."""
+    p = _program(name)
+    g = srcdiff.grad(p.func, wrt=p.wrt)
+    rng = np.random.default_rng(7)
+    for n in widths:
+        args = list(p.args)
+        b = args[2] if name.startswith("mgu") else args[1]
+        size = 2 * n if name.startswith(("mgu", "width", "len")) else n
+        new_b = 0.3 * rng.normal(size=size)
+        if name.startswith("mgu"):
+            args[0] = 0.5 * rng.normal(size=(args[0].shape[0], size))
+            args[1] = 0.5 * rng.normal(size=(n, size))
+            args[2] = new_b
+        elif name == "width_one_broadcast_b":
+            args[1] = new_b  # (W's 3 columns: a state of width 1 broadcast, else of 2... must match)
+            args[0] = 0.5 * rng.normal(size=(args[0].shape[0], 3 if n == 1 else n))
+        else:
+            args[1] = new_b
+            args[0] = 0.5 * rng.normal(size=(args[0].shape[0], size))
+        assert b.ndim == new_b.ndim
+        np.testing.assert_allclose(g(*args), _central(p.func, args, p.wrt), rtol=1e-5, atol=1e-7,
+                                   err_msg=f"width {n}")
+
+
+def test_bias_blocks_summed_once_of_the_join():
+    """joined_sums.py: the row sums of a bias's two blocks (``b[:n]``, ``b[n:]``) are one sum of the
+    join their products' adjoints already make, bit for bit the two sums (blocks of two columns)."""
+    p = _program("len_halves_W")
+    f = p.func
+    args = list(p.args)
+    g = srcdiff.grad(f, wrt=(0, 1))
+    got = g(*args)
+    loop = "\n".join(line for line in _backward_loop(g.source).splitlines() if not line.strip().startswith("#"))
+    assert "np.sum(joined, axis=0)" in loop and loop.count("np.sum(") == 1, g.source
+    np.testing.assert_allclose(got[1], _central(f, args, 1), rtol=1e-5, atol=1e-7)
+    # the bias's gradient alone: no join (the weights not differentiated), its blocks summed apart
+    apart = srcdiff.grad(f, wrt=1)
+    assert np.array_equal(apart(*args), got[1]) and "joined" not in apart.source
