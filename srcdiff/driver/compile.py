@@ -195,7 +195,7 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
         debug.instrument(func, program, helper)
     if foreign:
         namespaces.add_namespace_line(func, list(foreign))
-    if lengths and not computed_lengths.guard(func, found.params, lengths):
+    if lengths and (getattr(program, "calls", None) or not computed_lengths.guard(func, found.params, lengths)):
         return again()  # (a width the optimizer moved: the code assuming nothing)
     source = render.render(func)
     callees = {vjp_name: _callee_at(found, ir, spec) for vjp_name, spec in getattr(program, "calls", {}).items()}
@@ -393,7 +393,7 @@ def callee_sources(made: Variant) -> dict[str, str]:
 
 def full_source(made: Variant) -> str:
     """`made`'s source followed by the adjoints it calls: one listing that defines every name."""
-    return listing.listing(made)
+    return computed_lengths.listed(made, listing.listing)
 
 
 __all__ = ["callee", "callee_sources", "compile_variant", "fast_function", "full_source", "variant"]

@@ -24,6 +24,7 @@ import ast
 import copy
 import dataclasses
 
+from ..backend import render
 from ..ir import shapes
 from ..ir.nodes import Function, Node, Var, all_nodes
 from ..ir.shape_inference import infer_shapes
@@ -182,14 +183,32 @@ def guard(func: ast.FunctionDef, params: list[str], tests: list[ast.expr]) -> bo
     return True
 
 
+def listed(made, listing) -> str:
+    """`listing(made)`, and where `made` tests computed widths (it calls no other adjoint then), the
+    code it falls back to after it, named ``<name>_any_width``, which the test then calls: one
+    listing that defines every name it reads (an exported module's too)."""
+    text = listing(made)
+    fallback = made.cells.get(FALLBACK)
+    if fallback is None:
+        return text
+    other = fallback.variant()
+    name = f"{made.name}_any_width"
+    return render.rename(text, {FALLBACK: name}).rstrip("\n") + "\n\n\n" + render.rename(listing(other),
+                                                                                     {other.name: name})
+
+
 @dataclasses.dataclass
 class Fallback:
     """The gradient compiled without assuming the computed widths are not 1, made on first call."""
 
     compile: object  # () -> Variant
-    function: object = None
+    made: object = None
+
+    def variant(self):
+        """The gradient compiled without the assumption (a `Variant`), compiled once."""
+        if self.made is None:
+            self.made = self.compile()
+        return self.made
 
     def __call__(self, *args, **kwargs):
-        if self.function is None:
-            self.function = self.compile().function
-        return self.function(*args, **kwargs)
+        return self.variant().function(*args, **kwargs)
