@@ -44,6 +44,7 @@ import variants32_heldout as v32h
 import variants32_losses as v32
 import variants33_gates as v33g
 import variants33_piecewise as v33
+import variants34_gates as v34g
 import variants34_piecewise as v34
 import variants_programs as vp
 
@@ -298,6 +299,14 @@ VARIANTS = [
     Variant("glu_recurrence_T25_h48", "glu_recurrence", (0, 1, 2), v33g.glu_args,
             {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("hstack_gru_T25_h48", "hstack_gru", (0, 1), v33g.hstack_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    # gated cells held out from wave 34c's speed work (benchmarks/variants34_gates.py)
+    Variant("cifg_lstm_T25_h48", "cifg_lstm", (0, 1, 2), v34g.cifg_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("mgu_bias_T25_h48", "mgu_bias", (0, 1, 2), v34g.mgu_bias_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("gru_reset_after_T25_h48", "gru_reset_after", (0, 1, 2), v34g.reset_after_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("dict_bias_cell_T25_h48", "dict_bias_cell", (0, 1), v34g.dict_bias_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("split_gates_T25_h48", "split_gates", (0, 1), v34g.split_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     # wave 33's held-out piecewise losses, written before its speed work (benchmarks/variants33_piecewise.py)
     Variant("pinball_where_1e4x30", "pinball_where", (0,), _arguments(v33.residual_args, extra=(0.3,)),
             {"n": 9, "d": 4}),

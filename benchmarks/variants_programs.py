@@ -361,6 +361,10 @@ from variants32_gates import (  # noqa: E402, F401, I001
 from variants33_gates import (  # noqa: E402, F401, I001
     glu_recurrence, glu_recurrence_grad, highway_time, highway_time_grad, hstack_gru, hstack_gru_grad, mgu_cell,
     mgu_cell_grad, peephole_named, peephole_named_grad)
+# gated cells held out from wave 34c's speed work (benchmarks/variants34_gates.py)
+from variants34_gates import (  # noqa: E402, F401, I001
+    cifg_lstm, cifg_lstm_grad, dict_bias_cell, dict_bias_cell_grad, gru_reset_after, gru_reset_after_grad, mgu_bias,
+    mgu_bias_grad, split_gates, split_gates_grad)
 # piecewise losses held out from wave 33's speed work (benchmarks/variants33_piecewise.py)
 from variants33_piecewise import (  # noqa: E402, F401, I001
     dead_zone_clip, dead_zone_clip_grad, eps_linear_max, eps_linear_max_grad, huber_bool_mask, huber_bool_mask_grad,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import types
 
 import numpy as np
@@ -39,12 +40,11 @@ from ..ir.dtype_inference import makes_single, stays_single
 from ..ir.dtype_inference import of_signature as dtype_of
 from ..ir.nodes import UserCall, all_nodes, while_lines
 from ..ir.program import CallSpec
-from ..ir.shape_inference import infer_shapes
 from ..lower.callee_facts import analysis_error, of_function
 from ..lower.writes import check_in_place
 from ..rules import TABLE, TEMPLATE_GLOBALS
 from ..rules.runtime import HELPERS
-from . import batched, forward
+from . import batched, computed_lengths, forward
 from .cache import CACHE, Callee, Lowered, Options, Variant, serialized
 from .callee_lowering import call_facts, called, generated_defaults, static_values
 from .callee_shapes import CalleeShapes, parameter_shapes
@@ -134,8 +134,8 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
 
 
 def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None,
-                    single: bool = False, complex_params: frozenset = frozenset(),
-                    narrow: dict | None = None, for_helper: bool = False, key=None, spent: tuple = ()) -> Variant:
+                    single: bool = False, complex_params: frozenset = frozenset(), narrow: dict | None = None,
+                    for_helper: bool = False, key=None, spent: tuple = (), speculate: bool = True) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
     names the parameters that are arrays of another library than NumPy.  A batched variant
     is compiled for one example's arguments `args` (driver/batched.py); `single`: the
@@ -145,8 +145,11 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     whose gradients are returned in float32 or float16 (`_narrow_arguments`); `for_helper`: a user
     helper's adjoint, whose in-place update of a parameter would change its caller's array;
     `key`: the arguments' signatures (elements of float64 arrays read as Python floats); `spent`: the
-    helper's parameters whose operands its caller reads nowhere else (ad/in_place_args.py)."""
+    helper's parameters whose operands its caller reads nowhere else (ad/in_place_args.py); `speculate`:
+    widths computed from shapes compiled as not 1, tested when it runs (driver/computed_lengths.py)."""
     parsed, options = found.parsed, found.options
+    again = functools.partial(compile_variant, found, param_shapes, foreign, args, single, complex_params, narrow,
+                              for_helper, key, spent, speculate=False)
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
     inline = options.inline and not options.debug
@@ -155,7 +158,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
         refuse_complex(ir, set(found.wrt), parsed.location, complex_params)
     if not getattr(parsed.func, "__srcdiff_generated__", False):  # (second order: the user's code was checked)
         refuse_comparison_only(ir, set(found.wrt), parsed.location)
-    shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
+    shape_of, lengths = computed_lengths.infer(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE),
+                                               options if speculate else None, foreign)  # (widths: not 1)
     classes = {p: dtype_of(s) for p, s in zip(found.params, key or ())}
     if single and not stays_single(ir, classes, parsed.resolve,
                                    proved=options.mode == "forward"):
@@ -192,9 +196,12 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
         debug.instrument(func, program, helper)
     if foreign:
         namespaces.add_namespace_line(func, list(foreign))
+    if lengths and (getattr(program, "calls", None) or not computed_lengths.guard(func, found.params, lengths)):
+        return again()  # (a width the optimizer moved: the code assuming nothing)
     source = render.render(func)
     callees = {vjp_name: _callee_at(found, ir, spec) for vjp_name, spec in getattr(program, "calls", {}).items()}
     made = Variant(source, None, name, program, callees)
+    made.cells.update({computed_lengths.FALLBACK: computed_lengths.Fallback(again)} if lengths else {})
     if options.mode == "batched":  # helpers for rows whose shapes are known when it runs
         made.cells.update(batched.HELPERS)
     if foreign:
@@ -387,7 +394,7 @@ def callee_sources(made: Variant) -> dict[str, str]:
 
 def full_source(made: Variant) -> str:
     """`made`'s source followed by the adjoints it calls: one listing that defines every name."""
-    return listing.listing(made)
+    return computed_lengths.listed(made, listing.listing)
 
 
 __all__ = ["callee", "callee_sources", "compile_variant", "fast_function", "full_source", "variant"]

@@ -21,12 +21,17 @@ from .nodes import Branch, Const, Function, Loop, Operand, UserCall, Var
 from .shapes import Shape
 
 
-def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=None) -> dict[str, Shape]:
+def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=None,
+                 lengths: dict[str, str] | None = None) -> dict[str, Shape]:
     """The Shape of every `Var` in `function` (and of every `Global` whose shape is
     guarded), keyed by name.
 
     `call_shape(node, operand_shapes)` gives the shape a call of another user function
-    returns (the driver infers it from the callee's own lowering); without it, unknown."""
+    returns (the driver infers it from the callee's own lowering); without it, unknown.
+    `lengths`: ints computed from shapes the code is compiled as being of those lengths, and
+    slices whose axes (a tuple) it is compiled as being longer than one (driver/computed_lengths.py,
+    which tests them when it runs)."""
+    lengths = lengths or {}
     known: dict[str, Shape] = {p.name: param_shapes.get(p.name, shapes.UNKNOWN) for p in function.params}
     items: dict[str, Shape | None] = {}  # a list built here -> what is known of all its items (None: none yet)
 
@@ -43,6 +48,12 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
         if name in seen:
             shape = shapes.join(known.get(name, shapes.UNKNOWN), shape)  # assigned on two paths
         seen.add(name)
+        assumed = lengths.get(name)
+        if isinstance(assumed, str):  # an int of that length
+            shape = Shape((), scalar=True, length=assumed)
+        elif assumed and shape.known:  # a slice, those axes of that length
+            shape = dataclasses.replace(shape, dims=tuple(shapes.MANY if axis in assumed else dim
+                                                          for axis, dim in enumerate(shape.dims)))
         known[name] = shape
 
     def block(b, seen: set[str]) -> None:

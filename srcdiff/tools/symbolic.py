@@ -21,6 +21,7 @@ import numpy as np
 import sympy as sp
 
 from ..backend import loader as compiling
+from ..driver import computed_lengths
 from ..frontend import parse
 from ..ir.nodes import Specialised
 from ..rules import TABLE, TEMPLATE_GLOBALS
@@ -330,6 +331,9 @@ def symbolic_adjoint(made, func: types.FunctionType, closure: dict, label: str, 
             cell.cell_contents = symbolic_adjoint(called.variant, parsed.func, parsed.closure, f"{label}:{name}",
                                                   parsed.func.__defaults__, built)
         cells[name] = cell
+    fallback = made.cells.get(computed_lengths.FALLBACK)
+    if fallback is not None:  # (the code assuming no computed width is 1 tests it first, and calls this one if one is)
+        cells[computed_lengths.FALLBACK] = symbolic_adjoint(fallback.variant(), func, closure, label, defaults, built)
     return symbolic_gradient(made.source, func, closure, label, cells, defaults)
 
 

@@ -18,10 +18,11 @@ the concatenation of the products, column block by column block).  Where:
 * both left factors are one value: one name, or two names bound in that run to one expression
   (``t6 = xs[t]``, ``t12 = xs[t]``) nothing rebinds or writes into before the products;
 * the adjoint and the left factor are matrices (shapes known to have two axes; a parameter's
-  adjoint's is the parameter's), and each scattered factor (a name, ``unbroadcast(g, x)``, or a
-  join of such along the last axis, which three blocks leave after two are joined) has two axes
-  or more: x's of ``unbroadcast(g, x)``, a name's own, or a name's bound only to an elementwise
-  product of such (``z_bar * z * (1.0 - z)``, which broadcasts to the larger).  With more than
+  adjoint's is the parameter's), and each scattered factor (a name, ``unbroadcast(g, x)``, an
+  elementwise expression, or a join of such along the last axis, which three blocks leave after
+  two are joined) has two axes or more: x's of ``unbroadcast(g, x)``, a name's own, or an
+  elementwise product, comparison or selection of such (``keep_where(t >= 0.0, g)``), written
+  there or bound to a name (``z_bar * z * (1.0 - z)``, which broadcasts to the larger).  With more than
   two the product cannot be added into the block, joined or not: NumPy raises either way.
 
 Blocks out of order give the joined product another width than the target block: NumPy raises,
@@ -37,6 +38,7 @@ from collections.abc import Callable
 
 from ...ir.shapes import Shape
 from .adjacent_products import same_bound, transpose_of
+from .joined_sums import join_sums
 from .liveness import bodies, is_compound, mentions, nodes, single_definitions, writes, written_into
 
 
@@ -47,8 +49,11 @@ def join_scatters(func: ast.FunctionDef, shape_of: Callable[[str], Shape],
     definitions = single_definitions(func)
     viewed = _viewed(func)
     changed = False
+    taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)}
     for body in bodies(func.body):
         while _join_one(body, definitions, lambda n: _shape(n, definitions, shape_of, primal_of), viewed):
+            changed = True
+        while join_sums(body, definitions, taken, viewed, lambda n: _shape(n, definitions, shape_of, primal_of)):
             changed = True
     return changed
 
@@ -91,8 +96,8 @@ def _shape(name: str, definitions: dict, shape_of, primal_of) -> Shape:
 
 
 def _scattered(stmt: ast.stmt):
-    """``W_bar[:, lo:hi] += H.T @ G``: (W_bar, the index, H, G's parts, the names whose shapes
-    are the parts' shapes)."""
+    """``W_bar[:, lo:hi] += H.T @ G``: (W_bar, the index, H, G's parts, what has each part's
+    number of axes: `_shaped`)."""
     if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Subscript)
             and isinstance(stmt.target.value, ast.Name)):
         return None
@@ -109,14 +114,13 @@ def _scattered(stmt: ast.stmt):
     return stmt.target.value.id, stmt.target.slice, transpose_of(v.left), parts, shaped
 
 
-def _shaped(g: ast.expr) -> str | None:
-    """The name whose shape `g` has: g's own, or x's of ``unbroadcast(g, x)``."""
-    if isinstance(g, ast.Name):
-        return g.id
-    if isinstance(g, ast.Call) and isinstance(g.func, ast.Name) and g.func.id == "unbroadcast" \
-            and len(g.args) == 2 and not g.keywords and isinstance(g.args[1], ast.Name):
-        return g.args[1].id
-    return None
+def _shaped(g: ast.expr) -> ast.expr | None:
+    """What has `g`'s number of axes: x of ``unbroadcast(g, x)``, else g itself (a name, or what
+    `_two_axes_at_least` reads: ``f_bar * f * (1.0 - f)``, an adjoint read once, moved into the
+    product)."""
+    if isinstance(g, ast.Call) and isinstance(g.func, ast.Name) and g.func.id == "unbroadcast":
+        return g.args[1] if len(g.args) == 2 and not g.keywords and isinstance(g.args[1], ast.Name) else None
+    return g
 
 
 def _matrix(name: str, shape_of) -> bool:
@@ -136,6 +140,10 @@ def _two_axes_at_least(e: ast.expr, definitions: dict, shape_of, depth: int = 4)
         return any(_two_axes_at_least(side, definitions, shape_of, depth - 1) for side in (e.left, e.right))
     if depth and isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
         return _two_axes_at_least(e.operand, definitions, shape_of, depth - 1)
+    if depth and isinstance(e, ast.Compare):  # (a mask: the broadcast of what it compares)
+        return any(_two_axes_at_least(side, definitions, shape_of, depth - 1) for side in [e.left, *e.comparators])
+    if depth and isinstance(e, ast.Call) and ast.unparse(e.func) in ("keep_where", "np.where") and not e.keywords:
+        return any(_two_axes_at_least(a, definitions, shape_of, depth - 1) for a in e.args)  # (broadcast too)
     return False
 
 
@@ -145,7 +153,7 @@ def _join_one(body: list[ast.stmt], definitions: dict, shape_of, viewed: set[str
         s = _scattered(stmt)
         cols = None if s is None else _columns(s[1])
         if cols is not None and _matrix(s[0], shape_of) and _matrix(s[2], shape_of) \
-                and all(_two_axes_at_least(ast.Name(n, ast.Load()), definitions, shape_of) for n in s[4]):
+                and all(_two_axes_at_least(e, definitions, shape_of) for e in s[4]):
             found.append((i, s, cols))
     for a, (i, s1, (lo1, hi1)) in enumerate(found):
         for j, s2, (lo2, hi2) in found[a + 1:]:

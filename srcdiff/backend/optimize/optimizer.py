@@ -52,7 +52,7 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    ``split_adjoint`` as one list; `adjacent_products` — the products of adjacent column blocks
    of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four,
    and `joined_scatters` — two products by one left factor scattered into adjacent column blocks
-   of one adjoint, one (NumPy code only);
+   of one adjoint, one, and the blocks' bias sums one sum of that join (`joined_sums`) (NumPy code only);
 4c. `dot_sums` — a sum or mean of products of vectors of one shape as dot products (NumPy code,
    float64 only); `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
    for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);
