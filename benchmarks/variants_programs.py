@@ -366,3 +366,7 @@ from variants33_piecewise import (  # noqa: E402, F401, I001
     dead_zone_clip, dead_zone_clip_grad, eps_linear_max, eps_linear_max_grad, huber_bool_mask, huber_bool_mask_grad,
     huber_clip_excess, huber_clip_excess_grad, huber_where_chain, huber_where_chain_grad, logcosh_minmax,
     logcosh_minmax_grad, pinball_where, pinball_where_grad, smooth_hinge, smooth_hinge_grad)
+# full sums beside tanh / sqrt chains held out from wave 34e's numba work (benchmarks/variants34e_sums.py)
+from variants34e_sums import (  # noqa: E402, F401, I001
+    logcosh_bias, logcosh_bias_grad, margin_logaddexp, margin_logaddexp_grad, pseudo_huber_bias,
+    pseudo_huber_bias_grad, sigmoid_tanh_nll, sigmoid_tanh_nll_grad, tanh_output_mse, tanh_output_mse_grad)
