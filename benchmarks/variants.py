@@ -46,6 +46,7 @@ import variants33_gates as v33g
 import variants33_piecewise as v33
 import variants34_gates as v34g
 import variants34_piecewise as v34
+import variants34e_sums as v34e
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -338,6 +339,14 @@ VARIANTS = [
     Variant("capped_l1_where_1e4x30", "capped_l1_where", (0,), _arguments(v34.residual_args, extra=(5.0,)),
             {"n": 9, "d": 4}),
     Variant("hardtanh_mlp_2000x20x32", "hardtanh_mlp", (0, 1), v34.mlp_args, {"n": 9, "d": 3, "h": 4}),
+    # full sums beside tanh / sqrt chains, held out from wave 34e's numba work (benchmarks/variants34e_sums.py)
+    Variant("logcosh_bias_1e4x100", "logcosh_bias", (0, 1), v34e.sums_args, {"n": 9, "d": 4}),
+    Variant("tanh_output_mse_1e4x100", "tanh_output_mse", (0, 1), v34e.sums_args, {"n": 9, "d": 4}),
+    Variant("pseudo_huber_bias_1e4x100", "pseudo_huber_bias", (0, 1), _arguments(v34e.sums_args, extra=(1.5,)),
+            {"n": 9, "d": 4}),
+    Variant("sigmoid_tanh_nll_1e4x100", "sigmoid_tanh_nll", (0, 1), v34e.binary_args, {"n": 9, "d": 4}),
+    Variant("margin_logaddexp_1e4x100", "margin_logaddexp", (0, 1), _arguments(v34e.sums_args, signs=True),
+            {"n": 9, "d": 4}),
 ]
 
 

@@ -375,3 +375,7 @@ from variants34_piecewise import (  # noqa: E402, F401, I001
     asym_huber, asym_huber_grad, capped_l1_where, capped_l1_where_grad, cauchy_capped, cauchy_capped_grad,
     hardtanh_mlp, hardtanh_mlp_grad, pinball_bool, pinball_bool_grad, relu_mlp, relu_mlp_grad, sq_hinge_zero_first,
     sq_hinge_zero_first_grad, tukey_window, tukey_window_grad)
+# full sums beside tanh / sqrt chains held out from wave 34e's numba work (benchmarks/variants34e_sums.py)
+from variants34e_sums import (  # noqa: E402, F401, I001
+    logcosh_bias, logcosh_bias_grad, margin_logaddexp, margin_logaddexp_grad, pseudo_huber_bias,
+    pseudo_huber_bias_grad, sigmoid_tanh_nll, sigmoid_tanh_nll_grad, tanh_output_mse, tanh_output_mse_grad)

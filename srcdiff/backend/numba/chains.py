@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from . import kindflow, kinds
+from . import kindflow, kinds, split_sums
 from .kinds import SCALAR, Kind
 from .loopcode import NotFused, copied, loads, located, name_node, np_call, parse, pure
 
@@ -316,9 +316,12 @@ class Chain:
             after.append(f"{name} = {acc}" if how == "sum" else f"{name} = np.divide({acc}, {n})")
         for array in sorted(a for a, only_adds in self.summed.items() if only_adds):
             self._carried(array, init, writes, after, unguarded=not checks)
-        loop = ast.For(name_node(self.i, True), ast.Call(name_node("range"), [name_node(n)], []),
-                       self.body + writes, [])
-        fused = [*(parse(t) for t in init), loop, *(parse(t) for t in after)]
+        # sums that keep the loop from being vectorised get a loop of their own (split_sums.py)
+        split = None if any(self.summed.values()) else split_sums.apart(
+            self.body, writes, {acc for acc, _ in self.reduced.values()}, self.i, n, fuser.name)
+        loops = split[1] if split else [
+            ast.For(name_node(self.i, True), ast.Call(name_node("range"), [name_node(n)], []), self.body + writes, [])]
+        fused = [*(parse(t) for t in init), *(split[0] if split else ()), *loops, *(parse(t) for t in after)]
         for stmt in fused:
             for node in ast.walk(stmt):
                 if isinstance(node, ast.stmt) and not hasattr(node, "origin"):

@@ -1,5 +1,6 @@
 """A module or closure list of numbers the gradient reads (``PICK = [0, 2, 2]``, ``SHAPE = [2, 3]``,
-``MIX = [[1.0, 0.5], [0.0, 2.0]]``), passed to numba as a value it takes.
+``MIX = [[1.0, 0.5], [0.0, 2.0]]``), passed to numba as a value it takes; and a list argument of ints
+the code indexes with (``x[idx]``), given as an int64 array the same way (`parameters`).
 
 numba takes a Python list as a "reflected list": ``x[PICK]``, ``x.reshape(SHAPE)`` and
 ``np.transpose(m, AXES)`` have no implementation for one, and a list of lists is not taken at all
@@ -60,10 +61,11 @@ def _uses(source: str) -> tuple[set[str], set[str]]:
     return indexes, operands
 
 
-def spellings(source: str, params: list[str]):
+def spellings(source: str, params: list[str], indexes_only: bool = False):
     """A function giving the values of the module's `Env` parameters `params` (in order), from
     their current values, as numba takes them (above).  A list the code both indexes with and
-    computes with as a list (an array would add where the list repeats) is left as it is."""
+    computes with as a list (an array would add where the list repeats) is left as it is, and so
+    is every list but an index where `indexes_only` (arguments: numba takes their other lists)."""
     indexes, operands = _uses(source)
     index_at = [p in indexes for p in params]
     kept = [p in operands for p in params]
@@ -72,7 +74,7 @@ def spellings(source: str, params: list[str]):
         out = []
         for value, index, keep in zip(values, index_at, kept):
             sort = _numbers(value) if type(value) is list and not keep else None
-            if sort is None:
+            if sort is None or indexes_only and not (index and sort == "i"):
                 out.append(value)
             elif index and sort == "i":
                 out.append(np.array(value, dtype=np.int64))
@@ -82,4 +84,14 @@ def spellings(source: str, params: list[str]):
     return given
 
 
-__all__ = ["spellings"]
+def parameters(source: str, main: str) -> list[str]:
+    """The parameters of the function `main` of the module `source` (the module's globals read as
+    arguments first, then the gradient's own): list arguments of ints the code indexes with are
+    given as arrays too (``x[idx]`` of ``idx=[0, 2]``)."""
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name == main:
+            return [a.arg for a in node.args.args]
+    return []
+
+
+__all__ = ["parameters", "spellings"]

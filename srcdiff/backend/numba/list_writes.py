@@ -144,12 +144,13 @@ def retried(built, refusal: str):
     found = LIST_AND_ARRAY.search(refusal)
     if not found:
         return None
-    name = found.group(2)
+    tree = ast.parse(built.source)
+    names = _copies(tree, found.group(2))
     lines = built.source.splitlines(keepends=True)
     spans = sorted(((node.value.lineno, node.value.col_offset, node.value.end_col_offset)
-                    for node in ast.walk(ast.parse(built.source))
+                    for node in ast.walk(tree)
                     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                    and node.targets[0].id == name and isinstance(node.value, ast.Call)
+                    and node.targets[0].id in names and isinstance(node.value, ast.Call)
                     and isinstance(node.value.func, ast.Name) and node.value.func.id in ZEROS
                     and node.value.lineno == node.value.end_lineno), reverse=True)
     for lineno, start, end in spans:
@@ -159,6 +160,23 @@ def retried(built, refusal: str):
         return None
     return replace(built, source="".join(lines),
                    imports={**built.imports, "float_array": (missing.__name__, "float_array")})
+
+
+def _copies(tree: ast.AST, name: str) -> set[str]:
+    """`name` and the names bound to it as they are (``stores_2_bar = stores_1_bar``, an adjoint
+    carried into a loop and out of it), either way: the zeros numba refuses may be made under
+    another of them."""
+    pairs = [(node.targets[0].id, node.value.id) for node in ast.walk(tree)
+             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+             and isinstance(node.value, ast.Name)]
+    found, grown = {name}, True
+    while grown:
+        grown = False
+        for a, b in pairs:
+            if (a in found) != (b in found):
+                found |= {a, b}
+                grown = True
+    return found
 
 
 HELPERS = ()

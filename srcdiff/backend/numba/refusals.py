@@ -30,6 +30,11 @@ LIST_ITEM = re.compile(r"BoundFunction\(list\.(append|insert) for (?:reflected )
                        r"with parameters \((?:(?:u?int\d+|Literal\[int\]\(-?\d+\)), )?(.+)\)")
 LIST_ITEM_HINT = ("numba types a list's items alike: keep the numbers and the arrays in two lists, make the "
                   "numbers arrays (`np.array([v])`) or the arrays numbers, or leave jit= out")
+#: a helper's value and what its pullback saves, of two kinds on two paths (``return 0.0`` at a
+#: recursion's base case, an array at the other return): numba names the call's result ``$...call``
+CALL_RESULTS = re.compile(r"Cannot unify Tuple\((.+?) and Tuple\((.+?) for '\$\w*call[\w.]*'")
+CALL_HINT = ("numba gives a function's result one type: return an array on every path (`np.zeros_like(v)` "
+             "for `0.0`) or a number on every path, or leave jit= out")
 _GENERATED = re.compile(r"(_bar|_dot|_\d+|_at\d+|_i)+$")
 _ARRAY = re.compile(r"^array\((\w+), (\d+)d, \w+\)$")
 
@@ -44,7 +49,7 @@ def readable(reason: str, code: str, rows: bool = False) -> tuple[str, str | Non
             return f"this gives {given} to a list of {_plural(held)}", LIST_ITEM_HINT
     found = JOIN.search(reason)
     if not found:
-        return reason, None
+        return _call_results(reason, rows)
     first, second, name = found.group(1), found.group(2), found.group(3)
     arrays = _ARRAY.match(first), _ARRAY.match(second)
     if all(arrays) and arrays[0].group(2) == arrays[1].group(2):
@@ -53,6 +58,27 @@ def readable(reason: str, code: str, rows: bool = False) -> tuple[str, str | Non
     spelled = re.search(rf"(?<![\w.]){re.escape(base)}(?!\w)", code) is not None
     who = f"`{base}`" if spelled else "a value this line computes"
     return f"{who} is {_words(first, rows)} on one path and {_words(second, rows)} on another", JOIN_HINT
+
+
+def _call_results(reason: str, rows: bool) -> tuple[str, str | None]:
+    """A helper called here whose results are of two kinds (CALL_RESULTS), in words; else `reason`."""
+    found = CALL_RESULTS.search(reason)
+    if not found:
+        return reason, None
+    kinds = [_words(_first_item(part), rows) for part in found.groups()]
+    if kinds[0] == kinds[1]:
+        return reason, None
+    return f"the function this line calls returns {kinds[0]} on one path and {kinds[1]} on another", CALL_HINT
+
+
+def _first_item(items: str) -> str:
+    """The first of the comma-separated numba types `items` (commas inside parentheses kept)."""
+    depth = 0
+    for k, char in enumerate(items):
+        depth += char in "([" and 1 or char in ")]" and -1 or 0
+        if depth < 0 or char == "," and depth == 0:
+            return items[:k]
+    return items
 
 
 def _plural(words: str) -> str:
