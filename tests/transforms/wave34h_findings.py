@@ -1,0 +1,80 @@
+"""Wave 34h: variants of the classes fixed (test_wave34h.py): complex transforms unpacked from a
+tuple (``X, Y = np.fft.fft(x), np.fft.fft(y)``), and NumPy's NaN-skipping extrema and spreads
+(``np.nanmax`` / ``np.nanmin`` / ``np.nanvar`` / ``np.nanstd``, with ``axis``, ``keepdims``, ``ddof``,
+ties, a group of NaN beside others).
+
+Each row is ``(name, func, make_args(rng), wrt)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# ---- 1. complex transforms unpacked from a tuple ----
+
+
+def cross_spectrum_pair(x, y):
+    X, Y = np.fft.fft(x), np.fft.fft(y)
+    return np.sum(np.real(X * np.conj(Y)))
+
+
+def rfft_pair_power(x):
+    A, B = np.fft.rfft(x), np.fft.rfft(x ** 2)
+    return np.sum(np.abs(A) ** 2) + np.sum(np.abs(B - A) ** 2) * 0.1
+
+
+def pair_with_a_real(x):
+    X, s = np.fft.rfft(x), np.sum(x ** 2)
+    return np.sum((X * np.conj(X)).real) / s
+
+
+def phasor_pair(t):
+    z, w = np.exp(1j * t), np.exp(2j * t)
+    return np.sum((z * w).real) + np.sum(np.abs(z + w) ** 2)
+
+
+# ---- 2. NaN-skipping extrema and spreads ----
+
+
+def nanmax_masked(x):
+    y = np.where(x > 0.5, np.nan, x)
+    return np.nanmax(y) + np.nanmin(y) ** 2
+
+
+def nanmin_axis(X):
+    Y = np.where(X > 0.8, np.nan, X)
+    return np.sum(np.nanmin(Y, axis=1) ** 2) + np.sum(np.nanmax(Y, axis=0, keepdims=True))
+
+
+def nanmax_tied(x):
+    return np.nanmax(np.array([x[0], x[0], np.nan, x[1]])) + np.nanmin(np.array([x[1], np.nan, x[1]]))
+
+
+def nanstd_rows(X):
+    Y = np.where(X > 0.8, np.nan, X)
+    return np.sum(np.nanstd(Y, axis=1)) + np.nanvar(Y, ddof=1)
+
+
+def nanvar_keepdims(X):
+    Y = np.where(X < -0.9, np.nan, X)
+    return np.sum(np.nanvar(Y, axis=0, keepdims=True) ** 2) + np.nanstd(Y) * np.nanmean(Y)
+
+
+def nan_zscore(x):
+    y = np.where(np.abs(x) > 1.2, np.nan, x)
+    z = (y - np.nanmean(y)) / np.nanstd(y)
+    return np.nansum(np.tanh(z) * np.arange(x.size))
+
+
+PROGRAMS = [
+    ("cross_spectrum_pair", cross_spectrum_pair, lambda r: [r.normal(size=6), r.normal(size=6)], 0),
+    ("rfft_pair_power", rfft_pair_power, lambda r: [r.normal(size=8)], 0),
+    ("pair_with_a_real", pair_with_a_real, lambda r: [r.normal(size=6)], 0),
+    ("phasor_pair", phasor_pair, lambda r: [r.normal(size=5)], 0),
+    ("nanmax_masked", nanmax_masked, lambda r: [r.normal(size=7)], 0),
+    ("nanmin_axis", nanmin_axis, lambda r: [r.normal(size=(3, 4))], 0),
+    ("nanmax_tied", nanmax_tied, lambda r: [np.array([1.0, 0.3])], 0),
+    ("nanstd_rows", nanstd_rows, lambda r: [r.normal(size=(3, 4))], 0),
+    ("nanvar_keepdims", nanvar_keepdims, lambda r: [r.normal(size=(4, 3))], 0),
+    ("nan_zscore", nan_zscore, lambda r: [r.normal(size=7)], 0),
+]
