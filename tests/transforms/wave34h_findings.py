@@ -1,7 +1,8 @@
 """Wave 34h: variants of the classes fixed (test_wave34h.py): complex transforms unpacked from a
 tuple (``X, Y = np.fft.fft(x), np.fft.fft(y)``), and NumPy's NaN-skipping extrema and spreads
 (``np.nanmax`` / ``np.nanmin`` / ``np.nanvar`` / ``np.nanstd``, with ``axis``, ``keepdims``, ``ddof``,
-ties, a group of NaN beside others).
+ties, a group of NaN beside others), and full contractions by np.tensordot to a number under
+jit="numba" (``np.tensordot(A, A, axes=2)``: the adjoint is a tensordot of a number).
 
 Each row is ``(name, func, make_args(rng), wrt)``.
 """
@@ -66,6 +67,21 @@ def nan_zscore(x):
     return np.nansum(np.tanh(z) * np.arange(x.size))
 
 
+# ---- 3. np.tensordot contracting every axis, under jit="numba" ----
+
+
+def tensordot_full_int(A, B):
+    return np.sum(np.tensordot(A, B, axes=1) ** 2) + np.tensordot(A, A, axes=2)
+
+
+def tensordot_full_pairs(T):
+    return np.tensordot(T, np.sin(T), axes=3) + np.tensordot(T, T, axes=([0, 1, 2], [0, 1, 2])) ** 2
+
+
+def tensordot_vectors(x, M):
+    return np.tensordot(x, M @ x, axes=1) + np.tensordot(x, x, axes=([0], [0]))
+
+
 PROGRAMS = [
     ("cross_spectrum_pair", cross_spectrum_pair, lambda r: [r.normal(size=6), r.normal(size=6)], 0),
     ("rfft_pair_power", rfft_pair_power, lambda r: [r.normal(size=8)], 0),
@@ -77,4 +93,7 @@ PROGRAMS = [
     ("nanstd_rows", nanstd_rows, lambda r: [r.normal(size=(3, 4))], 0),
     ("nanvar_keepdims", nanvar_keepdims, lambda r: [r.normal(size=(4, 3))], 0),
     ("nan_zscore", nan_zscore, lambda r: [r.normal(size=7)], 0),
+    ("tensordot_full_int", tensordot_full_int, lambda r: [r.normal(size=(3, 3)), r.normal(size=(3, 2))], 0),
+    ("tensordot_full_pairs", tensordot_full_pairs, lambda r: [r.normal(size=(2, 3, 2))], 0),
+    ("tensordot_vectors", tensordot_vectors, lambda r: [r.normal(size=3), r.normal(size=(3, 3))], 0),
 ]
