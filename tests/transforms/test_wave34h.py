@@ -32,7 +32,7 @@ refusal naming no line of the user's; n/a: hvp of another argument than the firs
     tree                      84    0    5     0   0             86    0    3     0   0
     float32                   84    0    5     0   0             86    0    3     0   0
     vmap(grad)                84    0    5     0   0             86    0    3     0   0
-    numba                     78    0   11     0   0             81    0    8     0   0
+    numba                     78    0   11     0   0             82    0    7     0   0
 
 No cell WRONG, no BAD error: every gap was a refusal at the user's line.  The Hessians of det / slogdet
 / inv / eigh / svd / qr / pinv / cholesky losses, sorting and quantile losses, fancy writes, np.ix_
@@ -54,13 +54,16 @@ Found and fixed (each a class, variants in wave34h_findings.py, all refused by g
    (``np.tensordot(A, A, axes=2)``, ``axes=3`` of 3-D arrays, ``axes=([0], [0])`` of vectors): its adjoint
    is a tensordot of the number g with no axis contracted, which backend/numba/linalg_more.py's overloads
    did not take.  Now a number and an array with nothing contracted is their product.
+4. jit="numba" refused (at the line) ``np.flip(X)`` of a matrix (roll_flip_rot), ``np.flip(T, axis=None)``,
+   and the adjoint of a flip, ``np.flip(g, None)``: numba's np.flip takes 1-D arrays only.  Now
+   backend/numba/spelling.py spells a flip of every axis as missing.py's flip_axis(a, None).
 
 Open (refused at the user's line, pinned below): ``np.partition(x, x.size - 3)`` (a kth read from a length:
 gradients are compiled per number of axes, not per length; write the constant), ``np.put`` (a change in
 place: the message says to build the new array), ``np.poly1d(c)(t)`` ("cannot tell which function p is":
 np.polyval(c, t) is the supported spelling).  jit="numba" also refuses at the line (NUMBA_REFUSED):
 ``np.convolve(x, k, mode="same")`` (convolve_modes, of the signal and of the kernel), ``np.median(X,
-axis=1)``, ``np.diagonal(M, 1)`` and ``np.flip`` of a matrix with no axis (numba has no implementation).
+axis=1)`` and ``np.diagonal(M, 1)`` (numba has no implementation).
 """
 
 from __future__ import annotations
@@ -95,7 +98,7 @@ KEPT_FINDINGS = {"cross_spectrum_pair", "nanmin_axis", "nanstd_rows"}
 #: refused by grad at the user's line, and so by every transformation (open, see the docstring)
 REFUSED = {"partition_topk", "put_and_add_at", "poly1d_eval"}
 #: jit="numba" refuses these at the user's line (tensordot_int_axes compiles since this wave: finding 3)
-NUMBA_REFUSED = {"convolve_modes", "convolve_modes_kernel", "median_loss", "triangles_trace", "roll_flip_rot"}
+NUMBA_REFUSED = {"convolve_modes", "convolve_modes_kernel", "median_loss", "triangles_trace"}
 
 
 def accepted():

@@ -2,7 +2,8 @@
 tuple (``X, Y = np.fft.fft(x), np.fft.fft(y)``), and NumPy's NaN-skipping extrema and spreads
 (``np.nanmax`` / ``np.nanmin`` / ``np.nanvar`` / ``np.nanstd``, with ``axis``, ``keepdims``, ``ddof``,
 ties, a group of NaN beside others), and full contractions by np.tensordot to a number under
-jit="numba" (``np.tensordot(A, A, axes=2)``: the adjoint is a tensordot of a number).
+jit="numba" (``np.tensordot(A, A, axes=2)``: the adjoint is a tensordot of a number), and ``np.flip``
+of every axis of a matrix or a 3-D array under jit="numba".
 
 Each row is ``(name, func, make_args(rng), wrt)``.
 """
@@ -82,6 +83,21 @@ def tensordot_vectors(x, M):
     return np.tensordot(x, M @ x, axes=1) + np.tensordot(x, x, axes=([0], [0]))
 
 
+# ---- 4. np.flip of every axis, under jit="numba" ----
+
+
+def flip_matrix(X):
+    return np.sum(np.flip(X) * np.rot90(X)) + np.sum(np.roll(X, 1, axis=0) * X)
+
+
+def flip_none_3d(T):
+    return np.sum(np.flip(T, axis=None) * T ** 2)
+
+
+def flip_outer(x):
+    return np.sum(np.flip(x) * np.arange(x.size)) + np.sum(np.flip(np.outer(x, x)) * 0.3)
+
+
 PROGRAMS = [
     ("cross_spectrum_pair", cross_spectrum_pair, lambda r: [r.normal(size=6), r.normal(size=6)], 0),
     ("rfft_pair_power", rfft_pair_power, lambda r: [r.normal(size=8)], 0),
@@ -96,4 +112,7 @@ PROGRAMS = [
     ("tensordot_full_int", tensordot_full_int, lambda r: [r.normal(size=(3, 3)), r.normal(size=(3, 2))], 0),
     ("tensordot_full_pairs", tensordot_full_pairs, lambda r: [r.normal(size=(2, 3, 2))], 0),
     ("tensordot_vectors", tensordot_vectors, lambda r: [r.normal(size=3), r.normal(size=(3, 3))], 0),
+    ("flip_matrix", flip_matrix, lambda r: [r.normal(size=(3, 3))], 0),
+    ("flip_none_3d", flip_none_3d, lambda r: [r.normal(size=(2, 3, 2))], 0),
+    ("flip_outer", flip_outer, lambda r: [r.normal(size=4)], 0),
 ]
