@@ -44,12 +44,47 @@ def split_complex(tree: ast.FunctionDef, names) -> None:
     """Rewrite, in place, `tree`'s complex values as pairs of real ones, or leave it as it is."""
     if not _has_complex(tree, names) or names.resolve(ast.Name("np", ast.Load())) is not np:
         return  # (the parts are written with np.cos, np.hypot...: the module must be np here)
+    unpacked = copy.copy(tree)
+    unpacked.body = _separate_pairs(copy.deepcopy(tree.body))
     try:
-        body = _Splitter(tree, names).block(copy.deepcopy(tree.body))
+        body = _Splitter(unpacked, names).block(unpacked.body)
     except _Unsupported:
         return
     tree.body = body
     ast.fix_missing_locations(tree)
+
+
+def _separate_pairs(body: list) -> list:
+    """`body` with ``X, Y = np.fft.fft(x), np.fft.fft(y)`` written as one assignment a name (when no
+    value on the right reads a name on the left, the order does not matter), so that each complex name
+    is found and split like ``X = np.fft.fft(x)``."""
+    out = []
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.append(stmt)
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            if isinstance(getattr(stmt, field, None), list):
+                setattr(stmt, field, _separate_pairs(getattr(stmt, field)))
+        for handler in getattr(stmt, "handlers", []):
+            handler.body = _separate_pairs(handler.body)
+        out += _pairs(stmt) or [stmt]
+    return out
+
+
+def _pairs(stmt) -> list | None:
+    """``a, b = e1, e2`` as ``a = e1``, ``b = e2`` (each at the statement's line), or None."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple)
+            and isinstance(stmt.value, ast.Tuple) and len(stmt.targets[0].elts) == len(stmt.value.elts)
+            and all(isinstance(t, ast.Name) for t in stmt.targets[0].elts)):
+        return None
+    written = [t.id for t in stmt.targets[0].elts]
+    read = {n.id for v in stmt.value.elts for n in ast.walk(v) if isinstance(n, ast.Name)}
+    if len(set(written)) != len(written) or read & set(written) or any(isinstance(v, ast.Starred)
+                                                                          for v in stmt.value.elts):
+        return None
+    return [ast.copy_location(ast.Assign([ast.Name(t, ast.Store())], v), stmt)
+            for t, v in zip(written, stmt.value.elts)]
 
 
 def may_be_complex(tree) -> bool:

@@ -168,6 +168,32 @@ def _extremum(pick):
 amax, amin = _extremum(sp.Max), _extremum(sp.Min)
 
 
+def _nan_extremum(pick, skip):
+    """np.nanmax / np.nanmin: the extremum of the elements that are not NaN (a NaN made `skip`)."""
+    def apply(x, axis=None, keepdims=False):
+        x, kept = _not_nan(x)
+        return pick(np.where(kept, x, skip), axis, keepdims)
+
+    return apply
+
+
+nan_amax, nan_amin = _nan_extremum(amax, -sp.oo), _nan_extremum(amin, sp.oo)
+
+
+def nan_var(x, axis=None, keepdims=False, ddof=0):
+    """np.nanvar: the variance of the elements that are not NaN."""
+    x, kept = _not_nan(x)
+    count = np.sum(kept, axis=axis, keepdims=True)
+    deviation = np.where(kept, x - total(np.where(kept, x, 0), axis=axis, keepdims=True) / count, 0)
+    kept_count = np.sum(kept, axis=axis, keepdims=keepdims)
+    return total(deviation * deviation, axis=axis, keepdims=keepdims) / (kept_count - ddof)
+
+
+def nan_std(x, axis=None, keepdims=False, ddof=0):
+    """np.nanstd: the square root of np.nanvar."""
+    return _square_root(nan_var(x, axis, keepdims, ddof))
+
+
 def ptp(x, axis=None, keepdims=False):
     """np.ptp: the largest minus the smallest."""
     return amax(x, axis, keepdims) - amin(x, axis, keepdims)

@@ -60,6 +60,13 @@ def _contract(a, b, first: tuple, second: tuple, params: str):
                 f"    return (m @ n).reshape(({out}))\n")
 
 
+def _scaled(a, b, contracted: tuple) -> bool:
+    """Whether ``np.tensordot(a, b)`` is a number times an array, no axis contracted: the adjoint of
+    a full contraction (``np.tensordot(A, B, axes=2)`` of matrices) is a tensordot of its number g."""
+    numbers = [isinstance(t, types.Number) for t in (a, b)]
+    return not contracted and any(numbers) and all(n or _is_array(t) for n, t in zip(numbers, (a, b)))
+
+
 def tensordot_fixed(a, b, count):
     return np.tensordot(a, b, axes=count)
 
@@ -68,6 +75,8 @@ def tensordot_fixed(a, b, count):
 def _tensordot_fixed(a, b, count):
     """``np.tensordot(a, b, axes=n)``: a's last n axes with b's first n."""
     n = _literal_ints(count)
+    if n is not None and _scaled(a, b, n if n != (0,) else ()):
+        return lambda a, b, count: a * b
     if not (_is_array(a) and _is_array(b)) or n is None or len(n) != 1 or n[0] > min(a.ndim, b.ndim):
         return None
     n = n[0]
@@ -82,6 +91,8 @@ def tensordot_pairs(a, b, first, second):
 def _tensordot_pairs(a, b, first, second):
     """``np.tensordot(a, b, axes=([i, ...], [j, ...]))``."""
     one, two = _literal_ints(first), _literal_ints(second)
+    if one is not None and two is not None and _scaled(a, b, one + two):
+        return lambda a, b, first, second: a * b
     if not (_is_array(a) and _is_array(b)) or one is None or two is None:
         return None
     return _contract(a, b, one, two, "a, b, first, second")

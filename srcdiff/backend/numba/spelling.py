@@ -209,6 +209,10 @@ class _Rewriter(ast.NodeTransformer):
                 and kind.value in ("stable", "mergesort")
             if axis is not None and not _is_none(axis) and len(node.args) + len(node.keywords) == 2 + stable:
                 return self._helper(ALONG_AXIS[func.attr], [node.args[0], axis])
+            if func.attr == "flip" and (axis is None or _is_none(axis)) and len(node.args) + len(node.keywords) \
+                    == 1 + (axis is not None):
+                # ``np.flip(X)`` flips every axis; numba's np.flip takes 1-D arrays only
+                return self._helper("flip_axis", [node.args[0], ast.Constant(None)])
         if _is_np(func, "einsum") and 2 <= len(node.args) <= 4 and not node.keywords \
                 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
             return self._helper(f"einsum_{len(node.args) - 1}", node.args)
