@@ -5,11 +5,13 @@ hessian, hvp, jvp, vjp, jacobian, a tree of arguments, float32, vmap(grad) and j
 float64 central differences (matrix.py, closure_cells.py); second order at ties and kinks against
 one-sided differences of the gradient; module data changed in place after a first call.
 
-Census (26 programs x 11 transformations; cells ok / n/a / refused at the user's line / WRONG / BAD):
+Census (26 programs; cells ok / n/a / refused at the user's line / WRONG / BAD; before = wave 34 merged):
 
-    programs (before and after):        276 ok, 10 n/a, 0 refused, 0 WRONG, 0 BAD
-    changed after a first call (20 rows through grad and jit="numba"):
-        before:  16 ok, 2 refused, 22 WRONG        after:  38 ok, 2 refused, 0 WRONG
+    programs, 10 transformations (hessian sampled in full):   before and after: 255 ok, 5 n/a, 0 WRONG
+    programs, jit="numba":                                    before and after: 25 ok, 1 refused (np.add.at)
+    changed after a first call (20 rows x grad, jit="numba"): before: 17 ok, 1 refused, 22 WRONG
+                                                              after:  39 ok, 1 refused,  0 WRONG
+    second order at ties (9 programs, hessian and hvp along 8 directions): every entry NaN or one-sided
 
 Found and fixed (each a class, with variants here):
 
@@ -34,7 +36,11 @@ np.add.at, a dot with a weight that does not move, where chains in loops (hvp in
 At a kink second order is NaN where the tied operand moves, or takes abs'(0) = 0 where a gradient
 component is itself the kinked value, as docs/guarantees.md says.
 
-Open: jit="numba" refuses a module dict of dicts keyed by ints (``INT_KEYED[0][1]``) at the user's line.
+Open (refused at the user's line, none WRONG): jit="numba" of a module dict of dicts keyed by ints
+(``INT_KEYED[0][1]``) and of np.add.at; a class attribute's dict (``Cfg.table["a"]["b"]``: "'Cfg' is a
+function or module, not a value"); a helper returning a nested dict of computed values ("the differentiated
+function returns a tree", at the helper's line) or a tuple of two dicts ("index 'a' is not an integer"), and
+one writing a key in a branch of a dict built outside it: the messages could say what to write instead.
 """
 
 from __future__ import annotations
