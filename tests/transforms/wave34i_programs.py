@@ -279,3 +279,16 @@ def zero_float_key(x):
 
 def zero_copysign(x):
     return np.copysign(1.0, ZERO["z"]["s"]) * np.sum(np.sin(x))
+
+
+# ---- a masked-out factor that is not finite: the user's value is NaN (0 * inf) ----
+
+
+def bool_mask_times_data(x, y):
+    m = x > 0.0
+    return np.sum(m * y * x) + np.sum(~m * x * x)
+
+
+def float_mask_times_log(x, y):
+    m = np.where(x > 0.0, 1.0, 0.0)
+    return np.sum(m * np.log(y) * x)
