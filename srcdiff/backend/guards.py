@@ -118,7 +118,7 @@ def _array_tests(name: str, sig: tuple, cells: dict) -> list[ast.expr]:
 def _value_test(i: int, name: str, value, cells: dict) -> ast.expr:
     """``type(name) is T and name == value`` (``typed(name) == typed(value)`` for a tuple)."""
     expected = f"__srcdiff_v{i}__"
-    if isinstance(value, tuple):
+    if isinstance(value, tuple) or typed(value) != (type(value), value):  # (a zero's sign too: -0.0 is not 0.0)
         cells[expected], cells["__srcdiff_typed__"] = typed(value), typed
         return ast.parse(f"__srcdiff_typed__({name}) == {expected}", mode="eval").body
     cells[expected], cells[f"__srcdiff_vt{i}__"] = value, type(value)
@@ -148,6 +148,9 @@ def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
     elif dep.by_value:
         cells[f"__srcdiff_t{i}__"] = type(dep.value)
         text = f"{_TYPE}({read}) is __srcdiff_t{i}__ and {read} == {value}"
+        if typed(dep.value) != (type(dep.value), dep.value):  # a zero of a sign (or a tuple holding one): the sign too
+            cells[f"__srcdiff_tv{i}__"], cells["__srcdiff_typed__"] = typed(dep.value), typed
+            text += f" and __srcdiff_typed__({read}) == __srcdiff_tv{i}__"
     else:
         text = f"{read} is {value}"
         if isinstance(dep.value, types.FunctionType):  # a helper whose code a module reloader replaced

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import ast
 
+from ..ir.nodes import typed
+
 MAX_DEPTH = 4
 _PLAIN = (int, float, bool, str, type(None))
 
@@ -69,7 +71,7 @@ def frozen(value):
     """A config dict's keys and values, nested dicts too, as tuples (compared by value, types included)."""
     if type(value) is dict:
         return tuple((k, frozen(v)) for k, v in value.items())
-    return type(value), value
+    return typed(value)  # (by type and value, a zero by its sign too)
 
 
 __all__ = ["Snapshot", "config_dict", "frozen", "used_whole"]

@@ -23,6 +23,7 @@ import functools
 import types
 from dataclasses import dataclass
 
+from ..ir.nodes import typed
 from ..ir.shapes import signature
 
 MISSING = object()  # what a name that holds nothing reads as: a deleted global, an empty cell, no builtin
@@ -66,7 +67,8 @@ class Dependency:
         if self.of_signature:
             return now is not MISSING and signature(now) == self.value
         if self.by_value:
-            return type(now) is type(self.value) and now == self.value
+            return type(now) is type(self.value) and now == self.value \
+                and (type(now) is not tuple and now != 0 or typed(now) == typed(self.value))  # (-0.0 is not 0.0)
         return now is self.value and state_of(now) == self.state
 
 
@@ -145,7 +147,7 @@ def _parts(values, within: tuple = ()) -> tuple:
         if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str):  # a (keyword, value) pair
             out.append((v[0], *_parts((v[1],), within)))
         elif is_simple(v):
-            out.append((type(v), v))
+            out.append(typed(v))
         elif isinstance(v, dict) and _simple_dict(v):  # a dict default is baked in: changed in place, lowered again
             out.append((dict, _parts(sorted(v.items(), key=repr))))
         elif type(v) is list and id(v) not in within:  # a list (a default, an item of a list): its items
@@ -213,6 +215,6 @@ def key(depends) -> tuple:
         if d.of_signature:
             parts.append((id(d.scope), d.name, ("signature", signature(now))))
         else:
-            parts.append((id(d.scope), d.name, (type(now), now) if is_simple(now) else _Identity(now), state_of(now)))
+            parts.append((id(d.scope), d.name, typed(now) if is_simple(now) else _Identity(now), state_of(now)))
     return tuple(parts)
 

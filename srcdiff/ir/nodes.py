@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import enum
 import heapq
+import math
 import types
 from dataclasses import dataclass, field
 from typing import Union
@@ -316,6 +317,8 @@ def typed(value) -> object:
     """`value` with the type of every part attached: equal only to a value of the same types."""
     if isinstance(value, tuple):
         return (tuple, tuple(typed(v) for v in value))
+    if type(value) is float and value == 0.0:  # (-0.0 == 0.0, but arctan2(-0.0, -1), 1 / -0.0 differ: its sign too)
+        return float, value, math.copysign(1.0, value)
     return (type(value), value)
 
 

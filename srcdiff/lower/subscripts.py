@@ -91,13 +91,19 @@ def _module_data_constant(lower: ExpressionLowerer, node: ast.Subscript):
             return MISSING
         keys.append(key)
         node = node.value
-    value = static_value(lower.state, node)  # (recorded: a list by its items, dicts by value)
+    value = static_value(lower.state, node)  # (recorded: a list by its items, a dict by identity)
+    held = []
     try:
         for key in reversed(keys):
+            if type(value) is dict:  # CFG["z"]["s"] = 0.9 in place: each dict's item a dependency (by value at the end)
+                held.append(Dependency(value, key, value[key]))
             value = value[key]
     except (LookupError, TypeError):
         return MISSING
-    return value if type(value) in (int, float, str) else MISSING
+    if type(value) not in (int, float, str):
+        return MISSING
+    lower.state.parsed.include(held)
+    return value
 
 
 def _module_dict_at_a_key(lower: ExpressionLowerer, node: ast.Subscript) -> tuple | None:
