@@ -30,7 +30,7 @@ import copy
 import math
 from collections.abc import Callable
 
-from .liveness import assigned_name, nodes
+from .liveness import assigned_name, is_comment, nodes
 from .repeated_solves import fixed_names
 from .shape_classes import SCALAR, ShapeClasses
 from .simplify import is_float, is_number
@@ -48,10 +48,11 @@ def select_mask_products(func: ast.FunctionDef, float_names: Callable[[str], boo
         if found is not None and all(n.id in fixed or n.id == "np" for n in nodes(found[0]) if isinstance(n, ast.Name)):
             masks[name] = found
     products, reads, inline = {}, {}, []
+    primal = primal_nodes(func)
     for node in nodes(func):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in masks:
             reads[node.id] = reads.get(node.id, 0) + 1
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and id(node) not in primal:
             for mine, other in ((node.left, node.right), (node.right, node.left)):
                 if isinstance(mine, ast.Name) and mine.id in masks and is_float(other, float_names):
                     products.setdefault(mine.id, []).append((node, other))
@@ -93,8 +94,10 @@ def _select_bool_products(func: ast.FunctionDef, fixed: set[str], float_names: C
             operand, kept = bools[stmt.value.operand.id]
             bools[name] = (operand, not kept)
     targets = {}
+    primal = primal_nodes(func)
     for node in nodes(func):
-        if id(node) in targets or not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        if id(node) in targets or id(node) in primal \
+                or not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
             continue
         factors = _factors(node)
         masks = [f for f in factors if (isinstance(f, ast.Name) and f.id in bools) or _selected_leaf(f)]
@@ -121,6 +124,18 @@ def _select_bool_products(func: ast.FunctionDef, fixed: set[str], float_names: C
     if targets:
         _Replace(targets).visit(func)
     return bool(targets)
+
+
+def primal_nodes(func: ast.FunctionDef) -> set[int]:
+    """The ids of the nodes of `func`'s forward sweep: its top-level statements before the
+    ``# backward`` header (all but nested functions, a pullback's, where it has none).  Their
+    products stay products: a selection gives 0.0 where the product is NaN (a factor inf or NaN),
+    and the function's own value (value_and_grad's, a pullback's) must be the user's there too."""
+    start = next((i for i, stmt in enumerate(func.body) if is_comment(stmt) and stmt.value.args
+                  and getattr(stmt.value.args[0], "value", None) == "backward"), None)
+    primal = func.body[:start] if start is not None else \
+        [stmt for stmt in func.body if not isinstance(stmt, ast.FunctionDef)]
+    return {id(node) for stmt in primal for node in ast.walk(stmt)}
 
 
 def _selected_leaf(node: ast.expr) -> ast.expr | None:
