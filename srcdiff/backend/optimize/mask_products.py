@@ -127,15 +127,25 @@ def _select_bool_products(func: ast.FunctionDef, fixed: set[str], float_names: C
 
 
 def primal_nodes(func: ast.FunctionDef) -> set[int]:
-    """The ids of the nodes of `func`'s forward sweep: its top-level statements before the
-    ``# backward`` header (all but nested functions, a pullback's, where it has none).  Their
-    products stay products: a selection gives 0.0 where the product is NaN (a factor inf or NaN),
-    and the function's own value (value_and_grad's, a pullback's) must be the user's there too."""
+    """The ids of the nodes of the statements of `func`'s forward sweep (its top-level statements
+    before the ``# backward`` header; all but nested functions, a pullback's, where it has none) that
+    the value `func` returns reads (value_and_grad's, a pullback's value).  Their products stay
+    products: a selection gives 0.0 where the product is NaN (a factor inf or NaN), and the function's
+    own value must be the user's there.  A forward value only the adjoints read may be a selection:
+    where it differs, the loss is not finite either (docs/guarantees.md)."""
     start = next((i for i, stmt in enumerate(func.body) if is_comment(stmt) and stmt.value.args
                   and getattr(stmt.value.args[0], "value", None) == "backward"), None)
-    primal = func.body[:start] if start is not None else \
+    forward = func.body[:start] if start is not None else \
         [stmt for stmt in func.body if not isinstance(stmt, ast.FunctionDef)]
-    return {id(node) for stmt in primal for node in ast.walk(stmt)}
+    wanted = {n.id for stmt in func.body if isinstance(stmt, ast.Return) for n in ast.walk(stmt)
+              if isinstance(n, ast.Name)}
+    kept: list[ast.stmt] = []
+    for stmt in reversed(forward):  # (a statement the value reads reads what it reads, before it)
+        written = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        if written & wanted or not isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr)):
+            kept.append(stmt)
+            wanted |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {id(node) for stmt in kept for node in ast.walk(stmt)}
 
 
 def _selected_leaf(node: ast.expr) -> ast.expr | None:
