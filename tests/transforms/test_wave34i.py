@@ -36,12 +36,12 @@ np.add.at, a dot with a weight that does not move, where chains in loops (hvp in
 At a kink second order is NaN where the tied operand moves, or takes abs'(0) = 0 where a gradient
 component is itself the kinked value, as docs/guarantees.md says.
 
-Open, a silent wrong value (strict xfail here): a product by a boolean or 0/1 float mask in the function's own
-value is made a selection (backend/optimize/mask_products.py, wave 34d), so where the mask is 0 and another
-factor is inf or NaN (``m * y * x`` with y = inf, ``m * np.log(y)`` with y = 0), the user's value is NaN
-(0 * inf) and value_and_grad's is finite (3.5; log 2); before wave 34 it was NaN (wrt the other argument the
-float mask's case was finite already: masks.py).  Not fixed: the selection is the speed-up of the Huber-by-
-masks losses, and keeping NaN there needs the optimiser to tell the function's value from its adjoint.
+Found, a silent wrong value, fixed after this wave's red team: a product by a boolean or 0/1 float mask in
+the function's own value was made a selection (backend/optimize/mask_products.py, wave 34d), so where the
+mask is 0 and another factor is inf or NaN (``m * y * x`` with y = inf, ``m * np.log(y)`` with y = 0), the
+user's value is NaN (0 * inf) and value_and_grad's was finite (3.5; log 2).  The forward sweep's products now
+stay products (mask_products.primal_nodes); the backward sweep's selections, where the loss is not finite
+either, keep the Huber-by-masks speed-up.
 
 Open (refused at the user's line, none WRONG): jit="numba" of a module dict of dicts keyed by ints
 (``INT_KEYED[0][1]``) and of np.add.at; a class attribute's dict (``Cfg.table["a"]["b"]``: "'Cfg' is a
@@ -211,15 +211,12 @@ def test_second_order_at_ties(func, point):
             assert fine.all(), (k, got, right, left)
 
 
-# ---- open: a product by a mask made a selection in the function's own value ----
+# ---- a product by a mask in the function's own value stays a product (mask_products.primal_nodes) ----
 
 NOT_FINITE = [(w.bool_mask_times_data, (np.array([1.0, -1.0, 0.5]), np.array([2.0, np.inf, 1.0])), 1),
               (w.float_mask_times_log, (np.array([1.0, -1.0, 0.5]), np.array([2.0, 0.0, 1.0])), 0)]
 
 
-@pytest.mark.xfail(strict=True, reason="open (wave 34d's mask_products.py): a product by a mask in the function's "
-                   "own value is made a selection, so where the mask is 0 and another factor inf or NaN (0 * inf: the "
-                   "user's value NaN) value_and_grad gives a finite value (3.5, log 2), before wave 34 NaN")
 @pytest.mark.parametrize("func,args,wrt", NOT_FINITE, ids=[f.__name__ for f, *_ in NOT_FINITE])
 def test_the_value_is_the_functions_where_a_masked_out_factor_is_not_finite(func, args, wrt):
     with np.errstate(all="ignore"):
