@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numeric import central_difference
 
 import srcdiff
 
@@ -100,18 +101,6 @@ def test_numba(program):
     matrix.assert_numba_unless_refused(program, set())
 
 
-def _central(f, args, wrt):
-    x = np.asarray(args[wrt], dtype=float)
-    want = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[i] = 1e-6
-        up, down = list(args), list(args)
-        up[wrt], down[wrt] = x + e, x - e
-        want[i] = (f(*up) - f(*down)) / 2e-6
-    return want
-
-
 def _program(name):
     return next(p for p in programs() if _name(p) == name)
 
@@ -134,7 +123,7 @@ def test_computed_widths_tested_first(name):
     sweep sums nothing back (no ``unbroadcast``; cifg_lstm and reset_after slice a product: open)."""
     p = _program(name)
     g = srcdiff.grad(p.func, wrt=p.wrt)
-    np.testing.assert_allclose(g(*p.args), _central(p.func, p.args, p.wrt), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(g(*p.args), central_difference(p.func, p.args, p.wrt), rtol=1e-5, atol=1e-7)
     first, then = g.source.splitlines()[1:3]
     assert first.startswith("    if ") and "== 1" in first and "_grad_any_width(" in then, g.source
     if name not in ("reset_after_W", "cifg_lstm_U"):
@@ -166,7 +155,7 @@ def test_one_gradient_function_across_computed_widths(name, widths):
             args[1] = new_b
             args[0] = 0.5 * rng.normal(size=(args[0].shape[0], size))
         assert b.ndim == new_b.ndim
-        np.testing.assert_allclose(g(*args), _central(p.func, args, p.wrt), rtol=1e-5, atol=1e-7,
+        np.testing.assert_allclose(g(*args), central_difference(p.func, args, p.wrt), rtol=1e-5, atol=1e-7,
                                    err_msg=f"width {n}")
 
 
@@ -180,7 +169,7 @@ def test_bias_blocks_summed_once_of_the_join():
     got = g(*args)
     loop = "\n".join(line for line in _backward_loop(g.source).splitlines() if not line.strip().startswith("#"))
     assert "np.sum(joined, axis=0)" in loop and loop.count("np.sum(") == 1, g.source
-    np.testing.assert_allclose(got[1], _central(f, args, 1), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(got[1], central_difference(f, args, 1), rtol=1e-5, atol=1e-7)
     # the bias's gradient alone: no join (the weights not differentiated), its blocks summed apart
     apart = srcdiff.grad(f, wrt=1)
     assert np.array_equal(apart(*args), got[1]) and "joined" not in apart.source
