@@ -100,7 +100,8 @@ KEPT = {"biquad", "ytm_newton", "abc_kinetics_euler", "kalman_filter_2d", "augme
 #: refused by grad at the user's line, and so by every transformation: ``np.fft.ifft`` of complex
 #: values, local functions appended to a list in a loop (since reach 29, test_reach29_refusals.py,
 #: ``buf[1:] + [echoed]`` (a list joined by +) and a loop over ``sorted(set(groups))`` work)
-REFUSED = {"hilbert_envelope_fft", "closure_over_loop"}
+#: (closure_over_loop, functions made in a loop and called from a list, is accepted since wave 34)
+REFUSED = {"hilbert_envelope_fft"}
 #: jit="numba" refused ``np.squeeze(out)`` without an axis at the user's line (mixture_k_components and
 #: its _means); the axes are decided when the signature is known since wave 30 (test_numba30.py)
 NUMBA_REFUSED: set = set()
