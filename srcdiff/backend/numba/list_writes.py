@@ -123,7 +123,9 @@ def _index_add_list_item(base, index, value):
 
 @overload(index_read)
 def _index_read_rows(a, index):
-    if not (isinstance(a, types.Array) and a.ndim >= 1 and isinstance(index, types.List) and _one_index_array(index)):
+    """``index_read(g, [idx])`` or ``index_read(g, (idx,))``: the rows of `g` at one index array (the
+    adjoint of ``np.add.at(g, idx, v)``, of ``centers[labels]`` whose adjoint scatters into a matrix)."""
+    if not (isinstance(a, types.Array) and a.ndim >= 1 and _one_index_array(index)):
         return None
 
     def read(a, index):
