@@ -11,6 +11,7 @@
   a base of any number of axes (forces of shape ``(n, 3)`` scattered by an edge list): each
   index adds a row of `v`, or the number `v`, again where an index repeats, as NumPy's
   ``np.add.at`` does.
+* ``scatter_target(g)``: the adjoint of such a list that np.add.at writes into, an array;
 * ``index_add(vals_bar, (2,), v)`` into such a list (forward mode over its gradient: a Hessian);
 * the adjoint of such a list read as an array (``float_array(vals_bar, True)``); where that
   adjoint is a list of zeros before a loop and such an array in it (numba refuses: "Cannot
@@ -29,6 +30,7 @@ from dataclasses import replace
 import numpy as np
 from numba import types
 
+from ...rules import list_helpers
 from . import missing
 from .missing import float_array
 from .naming import overload
@@ -43,8 +45,10 @@ def _is_number(t) -> bool:
 
 @overload(set_item)
 def _set_list_item(x, index, v):
-    if not (isinstance(x, types.List) and isinstance(x.dtype, types.Float) and isinstance(index, types.Integer)
-            and _is_number(v)):
+    # (a list of ints written with an int: a counter ``count[g] += 1``, which stays ints in Python too)
+    ints = isinstance(x, types.List) and isinstance(x.dtype, types.Integer) and isinstance(v, types.Integer)
+    if not ((ints or isinstance(x, types.List) and isinstance(x.dtype, types.Float) and _is_number(v))
+            and isinstance(index, types.Integer)):
         return None
 
     def write(x, index, v):
@@ -67,6 +71,21 @@ def _float_array_of_list(x, copy):
             out[k] = x[k]
         return out
     return as_array
+
+
+def scatter_target(g):
+    return list_helpers.scatter_target(g)
+
+
+@overload(scatter_target)
+def _scatter_target(g):
+    """The adjoint np.add.at writes into: a list of numbers as an array of floats, an array as it is
+    (where the list is a list of zeros before a loop, `retried` makes it an array from the start)."""
+    if isinstance(g, types.List) and _is_number(g.dtype):
+        return lambda g: float_array(g, True)
+    if isinstance(g, types.Array):
+        return lambda g: g
+    return None
 
 
 def _one_index_array(index) -> bool:
@@ -163,6 +182,6 @@ def retried(built, refusal: str):
                    imports={**built.imports, "float_array": (missing.__name__, "float_array")})
 
 
-HELPERS = ()
+HELPERS = ("scatter_target",)
 
-__all__ = ["HELPERS", "retried"]
+__all__ = ["HELPERS", "retried", "scatter_target"]
