@@ -11,6 +11,7 @@
   a base of any number of axes (forces of shape ``(n, 3)`` scattered by an edge list): each
   index adds a row of `v`, or the number `v`, again where an index repeats, as NumPy's
   ``np.add.at`` does.
+* ``list_removed`` / ``list_popped`` / ``list_inserted``: a list of indices changed in place, a new list;
 * ``scatter_target(g)``: the adjoint of such a list that np.add.at writes into, an array;
 * ``index_add(vals_bar, (2,), v)`` into such a list (forward mode over its gradient: a Hessian);
 * the adjoint of such a list read as an array (``float_array(vals_bar, True)``); where that
@@ -30,7 +31,7 @@ from dataclasses import replace
 import numpy as np
 from numba import types
 
-from ...rules import list_helpers
+from ...rules import list_edits, list_helpers
 from . import missing
 from .missing import float_array
 from .naming import overload
@@ -86,6 +87,59 @@ def _scatter_target(g):
     if isinstance(g, types.Array):
         return lambda g: g
     return None
+
+
+def list_removed(xs, value):
+    return list_edits.list_removed(xs, value)
+
+
+def list_popped(xs, index=-1):
+    return list_edits.list_popped(xs, index)
+
+
+def list_inserted(xs, index, value):
+    return list_edits.list_inserted(xs, index, value)
+
+
+def _list_of_numbers(xs) -> bool:
+    return isinstance(xs, types.List) and _is_number(xs.dtype)
+
+
+@overload(list_removed)
+def _list_removed(xs, value):
+    """``rest.remove(item)`` of a list of indices: a new list (rules/list_edits.py)."""
+    if not (_list_of_numbers(xs) and _is_number(value)):
+        return None
+
+    def removed(xs, value):
+        out = list(xs)
+        out.remove(value)
+        return out
+    return removed
+
+
+@overload(list_popped)
+def _list_popped(xs, index=-1):
+    if not (_list_of_numbers(xs) and isinstance(index, (types.Integer, types.Omitted, int))):
+        return None
+
+    def popped(xs, index=-1):
+        out = list(xs)
+        out.pop(index)
+        return out
+    return popped
+
+
+@overload(list_inserted)
+def _list_inserted(xs, index, value):
+    if not (_list_of_numbers(xs) and isinstance(index, types.Integer) and _is_number(value)):
+        return None
+
+    def inserted(xs, index, value):
+        out = list(xs)
+        out.insert(index, value)
+        return out
+    return inserted
 
 
 def _one_index_array(index) -> bool:
@@ -182,6 +236,6 @@ def retried(built, refusal: str):
                    imports={**built.imports, "float_array": (missing.__name__, "float_array")})
 
 
-HELPERS = ("scatter_target",)
+HELPERS = ("scatter_target", "list_removed", "list_popped", "list_inserted")
 
-__all__ = ["HELPERS", "retried", "scatter_target"]
+__all__ = ["HELPERS", "list_inserted", "list_popped", "list_removed", "retried", "scatter_target"]
