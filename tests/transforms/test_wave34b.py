@@ -60,7 +60,8 @@ Found and fixed (variants in wave34b_findings.py, each checked in every transfor
    there after: "old shares its memory with flow".  The table's items are ints, so ``flow[v]`` of a
    vector is one element, not a view (lower/integer_tables.py); a matrix's row so read is still a view.
 
-Open:
+Open when wave 34b ended (closed by wave 34j, test_wave34j.py, except or_soft_shortest_path, which is still
+refused, its message now saying to number the keys and keep a list read at ints):
 
 * BAD: gfx_skinning's Hessian and Hessian-vector product raise NumPy's "non-broadcastable output operand
   with shape (4,1) doesn't match the broadcast shape (4,2)" inside the second-order code (reported at the
