@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..ir.nodes import Function, Node, Var, all_nodes
+from ..ir.shapes import alike
 from ..rules.table import LINEAR
 from .sweep import operand_shape
 
@@ -60,7 +61,7 @@ def _affine(node: Node, moving: list[Var]) -> bool:
 def _alike(node: Node, moving: list[Var], shape_of: dict) -> bool:
     """Whether every moving operand is shaped like the result (element i reads element i only)."""
     out = operand_shape(node.out, shape_of)
-    return out.known and all(operand_shape(v, shape_of) == out for v in moving)
+    return out.known and all(alike(operand_shape(v, shape_of), out) for v in moving)
 
 
 __all__ = ["moving_values"]

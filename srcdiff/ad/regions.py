@@ -305,8 +305,7 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
         # x may be a list of numbers (``mean = [0.0] * k`` read at ``mean[g]``): its adjoint, a list, becomes
         # the array np.add.at writes into (tidied code makes it one at a write anyway: zero_item)
         name = sweep.name(x.name)
-        listed = f"np.array({name}, dtype=np.result_type(*{name}, 0.0)) if isinstance({name}, list) else {name}"
-        sweep.emit(AdjointStmt(name, ast.parse(listed, mode="eval").body, False, node.line))
+        sweep.emit(AdjointStmt(name, _call("scatter_target", ast.Name(name, ast.Load())), False, node.line))
     sweep.emit(Scatter(sweep.name(x.name), index, g, mode, node.line))
 
 

@@ -36,6 +36,7 @@ import ast
 from ..errors import SrcDiffError
 from ..ir.flows import edges, reachable
 from ..ir.nodes import Block, Branch, Const, Function, Loop, Node, UserCall, Var, all_nodes
+from ..ir.shapes import alike
 from ..rules.structural import gradient_inputs
 from ..rules.table import LINEAR
 from .sweep import operand_shape
@@ -183,7 +184,7 @@ def _held(node: Node, param: str, operand_shapes: dict, shape_of: dict, still: s
         return False
     result = shape_of.get(node.out.name)
     own = operand_shapes[param]
-    return result is not None and result.known and (node.rule.elementwise or own.known and own == result)
+    return result is not None and result.known and (node.rule.elementwise or alike(own, result))
 
 
 def _value_names(template: ast.AST) -> set[str]:
@@ -217,7 +218,7 @@ def held_if_still(node: Node, param: str, contribution: ast.expr, g: ast.expr, s
             and contribution.args:
         held = ast.Call(ast.Name("held_still", ast.Load()), [contribution.args[0], g], [])
         return ast.Call(contribution.func, [held, *contribution.args[1:]], contribution.keywords)
-    if operand_shapes[param] != result:  # (then a NaN stays NaN: never a wrong number)
+    if result is None or not alike(operand_shapes[param], result):  # (then a NaN stays NaN: never a wrong number)
         return contribution
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, g], [])
 

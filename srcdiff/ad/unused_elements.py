@@ -23,6 +23,7 @@ import copy
 
 from ..ir.flows import edges, reachable
 from ..ir.nodes import Branch, Const, Function, Global, Loop, Node, Var, all_nodes, operand_ast
+from ..ir.shapes import alike
 from ..rules.structural import GETITEM, gradient_inputs
 from .static_index import index_value
 from .still_adjoints import finite_there, held_if_still, may_blow_up, region_values
@@ -135,7 +136,7 @@ def _mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict,
         # element of the same shape unused (the contribution there is held: `masked`)
         own, out = operand_shape(value, shape_of), operand_shape(user.out, shape_of)
         after = found.get(user.out.name)
-        if own.known and out == own or after is None:
+        if alike(own, out) or after is None:
             return after
         if own.known and out.known and own.ndim <= out.ndim:
             # broadcast into the result: unused where every element it reaches is
@@ -159,7 +160,7 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
         return _scattered(user, params, value, active, after)
     if user.rule.name == _UNBROADCAST and params == ["a"] and after is not None:
         # (a's adjoint is the result's spread back over a's shape: ``g + zeros_like(a)``)
-        if own.known and operand_shape(user.out, shape_of) == own:
+        if alike(own, operand_shape(user.out, shape_of)):
             return after
         zeros = ast.Call(ast.Name("zeros_like", ast.Load()), [ast.Name(value.name, ast.Load())], [])
         return ast.BinOp(_np("not_equal", after, ast.Constant(0.0)), ast.Add(), zeros)
@@ -171,14 +172,14 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
     if user.rule.name == _HOLD and params[0] == "a":
         # (zero where its direction is, the select's adjoint; srcdiff shapes the direction like a)
         factors = {"a": "direction"}
-    elif operand_shape(user.out, shape_of) != own:
+    elif not alike(operand_shape(user.out, shape_of), own):
         return None
     if user.rule.name == "numpy.where" and params[0] in ("x", "y"):
         # the branch np.where leaves: its condition is read for no slope (constant near the point, as a
         # still adjoint's mask is: still_adjoints._downstream), a generated gradient's ``g / d`` at d = 0
         condition = user.inputs[0]
         if not (isinstance(condition, Var) and condition.name not in active
-                and operand_shape(condition, shape_of) == own):
+                and alike(operand_shape(condition, shape_of), own)):
             return after
         picked = operand_ast(condition) if params[0] == "x" else _np("logical_not", operand_ast(condition))
         return picked if after is None else _both(picked, after)
@@ -193,7 +194,7 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
     if isinstance(other, Var) and other.name in active or not isinstance(other, (Var, Const, Global)):
         return after
     shape = operand_shape(other, shape_of)
-    if not (shape.known and (shape.ndim == 0 or shape == own)) and user.rule.name != _HOLD:
+    if not (shape.known and (shape.ndim == 0 or alike(shape, own))) and user.rule.name != _HOLD:
         return after
     return operand_ast(other) if after is None else _both(operand_ast(other), after)
 
@@ -203,7 +204,7 @@ def _dotted(user: Node, param: str, own, shape_of: dict, active: set[str], after
     this one's adjoint is ``g * W``, unused where W is 0."""
     other = next((v for p, v in zip(user.rule.params, user.inputs) if p != param), None)
     if own.ndim != 1 or not isinstance(other, (Var, Const, Global)) or isinstance(other, Var) and other.name in active \
-            or operand_shape(other, shape_of) != own:
+            or not alike(operand_shape(other, shape_of), own):
         return None
     return operand_ast(other) if after is None else _both(operand_ast(other), after)
 
@@ -245,7 +246,7 @@ def _shaped_like_value(contribution: ast.expr, node: Node, param: str, sweep) ->
         return True
     own = operand_shape(node.inputs[node.rule.params.index(param)], sweep.shapes)
     out = operand_shape(node.out, sweep.shapes)
-    return not (own.known and out.known) or own == out
+    return not (own.known and out.known) or alike(own, out)
 
 
 def _by_index(mask: ast.expr) -> bool:
@@ -337,7 +338,8 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
             and contribution.args:
         held = ast.Call(ast.Name("held_still", ast.Load()), [contribution.args[0], mask], [])
         return ast.Call(contribution.func, [held, *contribution.args[1:]], contribution.keywords)
-    if operand_shape(node.inputs[node.rule.params.index(param)], sweep.shapes) != sweep.shapes.get(node.out.name):
+    if not alike(operand_shape(node.inputs[node.rule.params.index(param)], sweep.shapes),
+                 operand_shape(node.out, sweep.shapes)):
         return contribution
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, mask], [])
 

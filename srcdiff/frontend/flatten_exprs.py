@@ -137,6 +137,13 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
 
     def key(self, node, where, base: Node):
         value = self.key_constant(node)  # (a tuple too: couplings[(i, j)], module_constants.py)
+        if value is None and base.local and base.struct.kind == "dict":
+            raise self.error(where, f"{ast.unparse(where.value)} is a dict the function makes (keys "
+                             f"{list(base.children)}), read here at a key computed as it runs, "
+                             f"{ast.unparse(where.slice)}: srcdiff reads such a dict at constant keys only",
+                             "number the keys and keep the values in a list read at ints: a module table of int "
+                             "tuples (``EDGES = [(0, 1, 0), ...]``; ``for u, v, e in EDGES: dist[v] = dist[u] + "
+                             "w[e]``, ``dist = [0.0] * n``), and a list of bools for ``key in dist``")
         if value is None:
             raise self.error(where, f"{ast.unparse(where.value)} is {base.struct.describe()} of arrays "
                              "(a parameter tree): srcdiff reads it with constant keys only",

@@ -43,6 +43,13 @@ class Shape:
         return None if self.dims is None else len(self.dims)
 
 
+def alike(a: Shape, b: Shape) -> bool:
+    """Whether `a` and `b` are surely the same shape class: known, equal, and no axis of either length
+    (two UNKNOWN_DIM axes may be 1 and 2: ``w[:, k:k + 1]`` against the (n, 2) factor it multiplies).
+    Within one broadcast, equal classes mean equal lengths."""
+    return a.known and b.known and a == b and UNKNOWN_DIM not in a.dims
+
+
 UNKNOWN = Shape(None)
 SCALAR = Shape((), scalar=True)
 ARRAY0 = Shape(())

@@ -18,6 +18,7 @@ from .array_updates import set_item_node, writable
 from .effects import is_effect_call, is_refusal_call, lower_effect, lower_raise
 from .emit import emit_rule, note_list_read
 from .in_place_calls import lower_in_place_call
+from .list_edits import lower_list_edit
 from .lists import as_array, check_inner_list
 from .mutations import refuse_expression_statement
 from .nested import remember
@@ -130,6 +131,8 @@ def lower_expression_statement(lower: StatementLowerer, stmt: ast.Expr) -> None:
     if isinstance(value, ast.Call) and lower_ufunc_at(lower, value):  # np.add.at(a, i, v): a = index_add(...)
         return
     if isinstance(value, ast.Call) and lower_in_place_call(lower.expressions, value):  # np.fill_diagonal, np.putmask
+        return
+    if isinstance(value, ast.Call) and lower_list_edit(lower, value):  # rest.remove(item) of a list of indices
         return
     raise refuse_expression_statement(lower.state, stmt)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 
+from ..rules.list_edits import EDITS
+
 
 def _walk_no_scopes(stmts, into_loops=True):
     """Statements and expressions of `stmts`, not entering functions or (optionally) loops."""
@@ -45,7 +47,7 @@ def always_exits(stmts) -> bool:
 
 def stores_in(stmts) -> list[str]:
     """Names a loop body (re)binds, in first-seen order; ``xs.append`` rebinds xs, and so
-    does ``np.add.at(xs, ...)``."""
+    do ``np.add.at(xs, ...)`` and the statements ``xs.remove(v)`` / ``xs.pop()`` / ``xs.insert(i, v)``."""
     found = {}
     for node in _walk_no_scopes(stmts):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -59,6 +61,10 @@ def stores_in(stmts) -> list[str]:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "at" \
                 and node.args and isinstance(node.args[0], ast.Name):  # np.add.at(a, i, v) makes a new a
             found[node.args[0].id] = None
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in EDITS \
+                and isinstance(node.value.func.value, ast.Name):  # rest.remove(item) makes a new rest (list_edits.py)
+            found[node.value.func.value.id] = None
     return list(found)
 
 

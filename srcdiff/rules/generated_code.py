@@ -9,7 +9,7 @@ table entries, whose facts lowering reads by function.)
 """
 
 from ..ir.shapes import UNKNOWN_DIM
-from . import join_helpers, runtime, write_helpers
+from . import join_helpers, list_edits, runtime, write_helpers
 from . import list_helpers as lists
 from .logistic import logistic
 from .table import FORMS, LINEAR, nograd, rule, unary
@@ -221,6 +221,13 @@ RULES += [
          tangents={"parts": "split_adjoint(parts_dot, pieces, axis)"}, not_symbolic=LISTS),
 ]
 
+# ---- a list of indices changed in place, in a gradient differentiated again (rules/list_edits.py): no
+# gradient, as in the user's code (whose lowering refused a list of numbers that carry one) ----
+_EDITED = "a list of indices changed in place carries no gradient"
+RULES += [nograd(edit, params, tuple_result=True, not_symbolic=LISTS, refuses_active=_EDITED)
+          for edit, params in ((list_edits.list_removed, ("xs", "value")), (list_edits.list_popped, ("xs", "index")),
+                               (list_edits.list_inserted, ("xs", "index", "value")))]
+
 #: The helpers whose index operand may be a list (a tuple index, as srcdiff reads one back).
 TAKE_INDEX_LISTS = frozenset({runtime.index_add, runtime.index_read})
 
@@ -232,4 +239,5 @@ TAKE_LIST_NAMES = frozenset({"scipy.linalg.lu_solve"})
 TAKE_LISTS = TAKE_INDEX_LISTS | {lists.zeros_list, lists.list_add, lists.lists_add, lists.rows_adjoint,
                                  lists.list_repeat, lists.list_total, lists.list_drop, lists.list_grow,
                                  lists.split_like, runtime.split_adjoint,
-                                 join_helpers.tiles_summed, join_helpers.repeats_summed}  # (their counts: tuples)
+                                 join_helpers.tiles_summed, join_helpers.repeats_summed,  # (their counts: tuples)
+                                 list_edits.list_removed, list_edits.list_popped, list_edits.list_inserted}

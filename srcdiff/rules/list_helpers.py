@@ -126,5 +126,11 @@ def split_like(h, pieces, axis):
     return list(np.split(h, ends, axis=axis))
 
 
+def scatter_target(g):
+    """The adjoint `g` as np.add.at writes into it: a list of numbers (``mean = [0.0] * k`` read at
+    ``mean[g]``) made an array of their floating dtype, an array as it is."""
+    return np.array(g, dtype=np.result_type(*g, 0.0)) if isinstance(g, list) else g
+
+
 LIST_HELPERS = {f.__name__: f for f in (zeros_list, list_add, slice_add, lists_add, list_rows, rows_adjoint,
-                                         list_repeat, list_total, list_drop, list_grow, split_like)}
+                                         list_repeat, list_total, list_drop, list_grow, split_like, scatter_target)}

@@ -12,6 +12,7 @@ from .fft_helpers import FFT_HELPERS
 from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
 from .kinks import any_equal, held_still, kink, kink_nan, tie, tie_nan, tie_still_nan
+from .list_edits import LIST_EDIT_HELPERS
 from .list_helpers import LIST_HELPERS, list_add, list_position
 from .logistic import logistic
 from .scan_helpers import SCAN_HELPERS
@@ -378,6 +379,7 @@ HELPERS = {
         index_read, split_adjoint, refused, real_part, stop_gradient, logistic)},
     **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py), SciPy's LU (rules/lu_helpers.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
+    **LIST_EDIT_HELPERS,  # a list of indices changed in place: its new value (rules/list_edits.py)
     **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (calculus_helpers.py), np.histogram, np.unique
     **JOIN_HELPERS,  # the adjoints of joins of lists and of tiles (rules/join_helpers.py)
     **GUARD_HELPERS,  # np.where(x == 0.0, ...): the guarded point (rules/point_guards.py)

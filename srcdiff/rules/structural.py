@@ -234,8 +234,16 @@ def is_setitem(r: Rule) -> bool:
     return r.name == "setitem" and r.func is set_item
 
 
+#: ``rest.remove(item)`` of a list of indices: its new value, no gradient (rules/list_edits.py)
+LIST_EDIT = Rule(None, "a list changed in place", (), {}, nograd=True,
+                 refuses_active="keep the positions in a list of ints and change that (``rest.remove(k)``), "
+                                "reading the numbers at them from an array (``theta[rest]``)",
+                 refusal="a list whose items depend on the differentiated input, changed in place by .remove / "
+                         ".pop / .insert: srcdiff follows such changes only for lists that carry no gradient "
+                         "(indices)")
+
 #: Rules that accept list operands (everything else refuses a list).
-LIST_AWARE = {GETITEM, APPEND, SUM_LIST, STACK_LIST, COPY, NOGRAD, COMPARE}
+LIST_AWARE = {GETITEM, APPEND, SUM_LIST, STACK_LIST, COPY, NOGRAD, COMPARE, LIST_EDIT}
 
 _USER: dict[object, Rule] = memo.table()
 

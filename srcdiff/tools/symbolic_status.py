@@ -43,6 +43,7 @@ STRUCTURAL: dict[str, str] = {
 STRUCTURAL_NOT_SYMBOLIC: dict[str, str] = {
     "a conversion to an integer or bool dtype": "astype/dtype= of sympy's object arrays does not truncate: "
                                                 "the program is checked numerically",
+    "a list changed in place": "a list of indices (rest.remove(item)) holds no sympy value: checked numerically",
 }
 
 
@@ -60,7 +61,7 @@ def why_not_symbolic(name: str) -> str:
 
 
 _FIXED_STRUCTURAL = (structural.COPY, structural.NOGRAD, structural.COMPARE, structural.STRING, structural.GETITEM,
-                     structural.APPEND,
+                     structural.APPEND, structural.LIST_EDIT,
                      structural.SUM_LIST, structural.SUM_ROWS, structural.STACK_LIST,
                      structural.FLOAT, structural.ABS, structural.MAX, structural.MIN, structural.TRUNCATE)
 

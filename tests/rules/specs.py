@@ -39,6 +39,7 @@ from srcdiff.rules import (
     fft_helpers,
     guard_helpers,
     join_helpers,
+    list_edits,
     list_helpers,
     lu_helpers,
     runtime,
@@ -542,6 +543,11 @@ SPECS += [
       x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.guard_helpers.measure_nan_dot", "measure_nan_dot(np.greater(c, 100.0), x, x, True) + x",
       x=((3,), REAL), c=((3,), REAL)),
+    # a list of indices changed in place, in a gradient differentiated again (rules/list_edits.py): no gradient
+    S("srcdiff.rules.list_edits.list_removed", "x[list_removed([0, 1, 2], 1)] * y", x=((3,), REAL), y=((2,), REAL)),
+    S("srcdiff.rules.list_edits.list_popped", "x[list_popped([0, 1, 2], 0)] * y", x=((3,), REAL), y=((2,), REAL)),
+    S("srcdiff.rules.list_edits.list_inserted", "x[list_inserted([0, 1], 0, 2)] * y", x=((3,), REAL),
+      y=((3,), REAL)),
     # positions: np.ix_'s mesh, read through (its rule: no gradient, so a loop may make it)
     S("numpy.ix_", "x[np.ix_(np.array([0, 2]), np.array([1, 0]))] * y", x=((3, 2), REAL), y=((2, 2), REAL)),
 ]
@@ -556,7 +562,8 @@ CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adj
                                                                     "take_adjoint", "take_along_axis_adjoint",
                                                                     "cumprod_adjoint", "order_weights",
                                                                     "nan_order_weights")}
-LIST_HELPERS = list_helpers.LIST_HELPERS
+LIST_HELPERS = {**list_helpers.LIST_HELPERS, **list_edits.LIST_EDIT_HELPERS}
+LIST_EDIT_NAMES = list_edits.LIST_EDIT_HELPERS
 JOIN_HELPERS = join_helpers.JOIN_HELPERS
 GUARD_HELPERS = guard_helpers.GUARD_HELPERS
 COFACTOR_HELPERS = {"cofactor": decomposition_helpers.cofactor,
@@ -609,7 +616,8 @@ BIN_HELPERS = {**bin_helpers.BIN_HELPERS, "lu_rows": lu_helpers.lu_rows}
 HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import signal, stats",
           "import scipy.linalg as sl",
           f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
-          f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}",
+          f"from srcdiff.rules.list_helpers import {', '.join(list_helpers.LIST_HELPERS)}",
+          f"from srcdiff.rules.list_edits import {', '.join(LIST_EDIT_NAMES)}",
           f"from srcdiff.rules.calculus_helpers import {', '.join(CALC_HELPERS)}",
           f"from srcdiff.rules.join_helpers import {', '.join(JOIN_HELPERS)}",
           f"from srcdiff.rules.guard_helpers import {', '.join(GUARD_HELPERS)}",

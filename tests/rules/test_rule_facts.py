@@ -14,7 +14,7 @@ import pytest
 
 import srcdiff
 from rules.rule_specs_calc import calc_calls
-from srcdiff.rules import default_table, join_helpers, list_helpers, rule, runtime, structural, unary
+from srcdiff.rules import default_table, join_helpers, list_edits, list_helpers, rule, runtime, structural, unary
 from srcdiff.rules.calculus_helpers import nan_order_weights, order_weights
 from srcdiff.rules.numpy_convert import astype
 from srcdiff.tools import sympy_counterparts
@@ -46,6 +46,9 @@ CALLS = {
     "numpy.vstack": lambda x, y: np.vstack([x, y]),
     "numpy.split": lambda x, y: np.split(x, 2),
     # a derivable gradient's list adjoints (rules/list_helpers.py)
+    "srcdiff.rules.list_edits.list_removed": lambda x, y: list_edits.list_removed([1, x, y], 1),
+    "srcdiff.rules.list_edits.list_popped": lambda x, y: list_edits.list_popped([x, y, x], 0),
+    "srcdiff.rules.list_edits.list_inserted": lambda x, y: list_edits.list_inserted([x, y], 0, x),
     "srcdiff.rules.list_helpers.zeros_list": lambda x, y: list_helpers.zeros_list([x, y]),
     "srcdiff.rules.list_helpers.list_add": lambda x, y: list_helpers.list_add([x, y], 0, y),
     "srcdiff.rules.list_helpers.lists_add": lambda x, y: list_helpers.lists_add([x, y], [y, x]),
@@ -287,7 +290,10 @@ def test_tuple_results():
     assert names(lambda r: r.tuple_result) == splits + ["numpy.linalg.eig", "numpy.linalg.eigh", "numpy.linalg.lstsq",
                                                         "numpy.linalg.qr", "numpy.linalg.slogdet", "numpy.linalg.svd",
                                                         "numpy.modf", "numpy.split", "numpy.vsplit",
-                                                        "srcdiff.rules.join_helpers.join_adjoint"] + [
+                                                        "srcdiff.rules.join_helpers.join_adjoint",
+                                                        "srcdiff.rules.list_edits.list_inserted",
+                                                        "srcdiff.rules.list_edits.list_popped",
+                                                        "srcdiff.rules.list_edits.list_removed"] + [
         f"srcdiff.rules.list_helpers.{n}" for n in sorted(["zeros_list", "list_add", "lists_add", "list_rows",
                                                            "list_repeat", "list_drop", "list_grow", "split_like"])]
 

@@ -60,7 +60,8 @@ Found and fixed (variants in wave34b_findings.py, each checked in every transfor
    there after: "old shares its memory with flow".  The table's items are ints, so ``flow[v]`` of a
    vector is one element, not a view (lower/integer_tables.py); a matrix's row so read is still a view.
 
-Open:
+Open when wave 34b ended (closed by wave 34j, test_wave34j.py, except or_soft_shortest_path, which is still
+refused, its message now saying to number the keys and keep a list read at ints):
 
 * BAD: gfx_skinning's Hessian and Hessian-vector product raise NumPy's "non-broadcastable output operand
   with shape (4,1) doesn't match the broadcast shape (4,2)" inside the second-order code (reported at the
@@ -106,13 +107,12 @@ def _name(p):
 #: the rows the default run keeps (`-m slow` runs them all; the findings' variants below keep the fixes' rows)
 KEPT: set = set()
 #: refused by grad at the user's line, and so by every transformation (open: see the docstring)
-REFUSED = {"or_soft_shortest_path", "rank_plackett_luce"}
-#: jit="numba" refuses these at the user's line (a dict read at a day's key, np.fft.rfftfreq, index_read of a
-#: matrix at an index array in the gradient of ``centers[labels]`` and ``verts[EDGES[:, 1]]``)
-NUMBA_REFUSED = {"epi_seir_interventions", "sig_spectral_centroid", "ml_center_loss", "ml_center_loss_centers",
-                 "gfx_laplacian_smooth"}
-#: open: the Hessian fails inside srcdiff (see test_skinning_hessian)
-SECOND_ORDER_OPEN = {"gfx_skinning"}
+REFUSED = {"or_soft_shortest_path"}
+#: jit="numba" refuses these at the user's line (none since wave 34j: a dict tested at a day's key,
+#: np.fft.rfftfreq, index_read of a matrix at an index array in the gradient of ``centers[labels]``)
+NUMBA_REFUSED: set = set()
+#: the Hessian failed inside srcdiff (closed by wave 34j: see test_skinning_hessian)
+SECOND_ORDER_CLOSED = {"gfx_skinning"}
 
 
 def accepted():
@@ -127,17 +127,14 @@ def test_first_order(program):
 @pytest.mark.slow
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, tuple(t for t in ALL if _name(program) not in SECOND_ORDER_OPEN
-                                          or t not in ("hessian", "hvp")))
+    matrix.assert_ok_or_na(program, ALL)
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open: the Hessian of linear blend skinning (``out += w[:, b:b + 1] * (rest @ "
-                   "rot.T + tr)`` over ``enumerate(bones)``, a list of (matrix, vector) tuples, w normalised by "
-                   "``w / w.sum(axis=1, keepdims=True)``) raises NumPy's \"non-broadcastable output operand with "
-                   "shape (4,1)\" inside the second-order code; the same with range(2) and one matrix agrees")
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in SECOND_ORDER_OPEN], ids=_name)
+@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in SECOND_ORDER_CLOSED], ids=_name)
 def test_skinning_hessian(program):
+    """``out += w[:, b:b + 1] * (rest @ rot.T + tr)`` over ``enumerate(bones)``, w normalised: the use mask
+    of the (n, ?) slice took the (n, ?) factor for its shape (wave 34j, ir/shapes.alike)."""
     matrix.assert_ok(program, ("hessian", "hvp"))
 
 
@@ -156,7 +153,7 @@ def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="open: a dict keyed by the strings of a module graph's nodes, read and "
                    "written at keys a loop over the graph gives (srcdiff reads such a dict with constant keys "
-                   "only); a list of indices changed in place (rest.remove(item)), though it holds no gradient")
+                   "only; the refusal says to number the keys and keep a list read at ints, which agrees)")
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
 def test_what_grad_refuses_should_agree(program):
     matrix.assert_ok(program, ("grad",))
@@ -184,8 +181,7 @@ def test_an_item_of_a_list_is_no_view_of_it(program):
 @pytest.mark.parametrize("program", list_items(), ids=_name)
 def test_list_items_every_transformation(program):
     matrix.assert_ok_or_na(program, ALL)
-    # (numba cannot type the adjoint of ``mean[g]``, a list or an array by the branch that makes it one)
-    matrix.assert_numba_unless_refused(program, {"items_two_lists"})
+    matrix.assert_numba_unless_refused(program, set())
 
 
 # ---- a number read at an int of a module's table of ints, the vector written there after ----

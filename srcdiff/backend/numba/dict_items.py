@@ -59,4 +59,23 @@ def _dict_item(pair, key):
     return item
 
 
-HELPERS = ("dict_item",)
+def dict_has(pair, key):
+    return key in pair[0]
+
+
+@overload(dict_has)
+def _dict_has(pair, key):
+    """``key in d`` of the pair (keys, values): whether some key equals `key`."""
+    if not (isinstance(pair, types.BaseTuple) and len(pair) == 2 and isinstance(pair.types[0], types.UniTuple)):
+        return None
+
+    def has(pair, key):
+        keys = pair[0]
+        for j in range(len(keys)):
+            if keys[j] == key:
+                return True
+        return False
+    return has
+
+
+HELPERS = ("dict_item", "dict_has")

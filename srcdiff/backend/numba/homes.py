@@ -28,6 +28,7 @@ def homes() -> dict[str, str]:
         exact_sums,
         extremum_rows,
         fft_parts,
+        frequencies,
         gathers,
         grids,
         guards,
@@ -41,6 +42,7 @@ def homes() -> dict[str, str]:
         list_joins,
         list_repeats,
         list_sums,
+        list_writes,
         log_sums,
         lu_factors,
         masks,
@@ -77,7 +79,8 @@ def homes() -> dict[str, str]:
                named_norms, triangular, tuple_parts, cholesky_more, kink_helpers, log_sums, list_sums, averages,
                list_adjoints, integers, gathers, scans, partitions, exact_sums, fft_parts, object_calls,
                extremum_rows, open_meshes, bin_helpers, axis_calls, least_squares, truth_tests, at_least, as_lists,
-               lu_factors, counted_copies, row_helpers, dict_items, list_repeats)
+               lu_factors, counted_copies, row_helpers, dict_items, list_repeats, frequencies,
+               list_writes)
     return {name: module.__name__ for module in modules for name in module.HELPERS}
 
 

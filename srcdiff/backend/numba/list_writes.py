@@ -11,6 +11,8 @@
   a base of any number of axes (forces of shape ``(n, 3)`` scattered by an edge list): each
   index adds a row of `v`, or the number `v`, again where an index repeats, as NumPy's
   ``np.add.at`` does.
+* ``list_removed`` / ``list_popped`` / ``list_inserted``: a list of indices changed in place, a new list;
+* ``scatter_target(g)``: the adjoint of such a list that np.add.at writes into, an array;
 * ``index_add(vals_bar, (2,), v)`` into such a list (forward mode over its gradient: a Hessian);
 * the adjoint of such a list read as an array (``float_array(vals_bar, True)``); where that
   adjoint is a list of zeros before a loop and such an array in it (numba refuses: "Cannot
@@ -29,6 +31,7 @@ from dataclasses import replace
 import numpy as np
 from numba import types
 
+from ...rules import list_edits, list_helpers
 from . import missing
 from .missing import float_array
 from .naming import overload
@@ -43,8 +46,10 @@ def _is_number(t) -> bool:
 
 @overload(set_item)
 def _set_list_item(x, index, v):
-    if not (isinstance(x, types.List) and isinstance(x.dtype, types.Float) and isinstance(index, types.Integer)
-            and _is_number(v)):
+    # (a list of ints written with an int: a counter ``count[g] += 1``, which stays ints in Python too)
+    ints = isinstance(x, types.List) and isinstance(x.dtype, types.Integer) and isinstance(v, types.Integer)
+    if not ((ints or isinstance(x, types.List) and isinstance(x.dtype, types.Float) and _is_number(v))
+            and isinstance(index, types.Integer)):
         return None
 
     def write(x, index, v):
@@ -67,6 +72,74 @@ def _float_array_of_list(x, copy):
             out[k] = x[k]
         return out
     return as_array
+
+
+def scatter_target(g):
+    return list_helpers.scatter_target(g)
+
+
+@overload(scatter_target)
+def _scatter_target(g):
+    """The adjoint np.add.at writes into: a list of numbers as an array of floats, an array as it is
+    (where the list is a list of zeros before a loop, `retried` makes it an array from the start)."""
+    if isinstance(g, types.List) and _is_number(g.dtype):
+        return lambda g: float_array(g, True)
+    if isinstance(g, types.Array):
+        return lambda g: g
+    return None
+
+
+def list_removed(xs, value):
+    return list_edits.list_removed(xs, value)
+
+
+def list_popped(xs, index=-1):
+    return list_edits.list_popped(xs, index)
+
+
+def list_inserted(xs, index, value):
+    return list_edits.list_inserted(xs, index, value)
+
+
+def _list_of_numbers(xs) -> bool:
+    return isinstance(xs, types.List) and _is_number(xs.dtype)
+
+
+@overload(list_removed)
+def _list_removed(xs, value):
+    """``rest.remove(item)`` of a list of indices: a new list (rules/list_edits.py)."""
+    if not (_list_of_numbers(xs) and _is_number(value)):
+        return None
+
+    def removed(xs, value):
+        out = list(xs)
+        out.remove(value)
+        return out
+    return removed
+
+
+@overload(list_popped)
+def _list_popped(xs, index=-1):
+    if not (_list_of_numbers(xs) and isinstance(index, (types.Integer, types.Omitted, int))):
+        return None
+
+    def popped(xs, index=-1):
+        out = list(xs)
+        out.pop(index)
+        return out
+    return popped
+
+
+@overload(list_inserted)
+def _list_inserted(xs, index, value):
+    if not (_list_of_numbers(xs) and isinstance(index, types.Integer) and _is_number(value)):
+        return None
+
+    def inserted(xs, index, value):
+        out = list(xs)
+        out.insert(index, value)
+        return out
+    return inserted
 
 
 def _one_index_array(index) -> bool:
@@ -123,7 +196,9 @@ def _index_add_list_item(base, index, value):
 
 @overload(index_read)
 def _index_read_rows(a, index):
-    if not (isinstance(a, types.Array) and a.ndim >= 1 and isinstance(index, types.List) and _one_index_array(index)):
+    """``index_read(g, [idx])`` or ``index_read(g, (idx,))``: the rows of `g` at one index array (the
+    adjoint of ``np.add.at(g, idx, v)``, of ``centers[labels]`` whose adjoint scatters into a matrix)."""
+    if not (isinstance(a, types.Array) and a.ndim >= 1 and _one_index_array(index)):
         return None
 
     def read(a, index):
@@ -179,6 +254,6 @@ def _copies(tree: ast.AST, name: str) -> set[str]:
     return found
 
 
-HELPERS = ()
+HELPERS = ("scatter_target", "list_removed", "list_popped", "list_inserted")
 
-__all__ = ["HELPERS", "retried"]
+__all__ = ["HELPERS", "list_inserted", "list_popped", "list_removed", "retried", "scatter_target"]

@@ -258,7 +258,7 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
         renames[name] = envs[key].param
     for reads, params in chained.values():
         scope_reads.replace(part.tree, reads, params)
-        imports.update({"dict_item": (helpers["dict_item"], "dict_item")} if scope_reads.indexed(reads) else {})
+        imports.update({f: (helpers[f], f) for f in ("dict_item", "dict_has")} if scope_reads.indexed(reads) else {})
     for node in ast.walk(part.tree):
         if isinstance(node, ast.Name) and node.id in renames and node.id not in bound:
             node.id = renames[node.id]

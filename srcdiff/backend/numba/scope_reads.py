@@ -9,8 +9,8 @@ item at a constant key, an attribute or a dict's length (``d["a"]``, ``d["layer"
 globals are (module.py's `Env`, with the chain as its `path`): a dict rebound or changed
 in place is seen.  A dict of one type of keys and of values (dict_items.py) read at keys the
 code computes (``RATES[name]``) is passed as the pair (keys, values) and read by
-``dict_item(pair, key)``.  A name read any other way (iterated, passed whole) stays the one
-object, which numba refuses at its line.
+``dict_item(pair, key)``, a membership test ``k in RATES`` by ``dict_has(pair, k)``.  A name read
+any other way (iterated, passed whole) stays the one object, which numba refuses at its line.
 """
 
 from __future__ import annotations
@@ -84,11 +84,20 @@ def chains(tree: ast.AST, name: str, value) -> list[tuple[ast.AST, tuple]] | Non
 
 
 def _indexed(node: ast.AST, parent: ast.AST, value) -> bool:
-    """Whether `parent` reads the dict `value` (`node`) at a key the code computes (dict_items.py)."""
+    """Whether `parent` reads the dict `value` (`node`) at a key the code computes (dict_items.py), or
+    tests such a key's membership (``day in INTERVENTIONS``: `_member`)."""
+    if _member(parent, node):
+        return isinstance(value, dict) and dict_items.readable(value)
     return isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
         and isinstance(value, dict) and not isinstance(parent.slice, ast.Slice) \
         and (not isinstance(parent.slice, ast.Tuple) or all(type(k) is tuple for k in value)) \
         and dict_items.readable(value)
+
+
+def _member(parent: ast.AST, node: ast.AST) -> bool:
+    """Whether `parent` is ``key in node`` or ``key not in node``, one comparison."""
+    return isinstance(parent, ast.Compare) and len(parent.ops) == 1 and isinstance(parent.ops[0], (ast.In, ast.NotIn)) \
+        and parent.comparators[0] is node
 
 
 def follow(value, path: tuple):
@@ -112,7 +121,10 @@ def replace(tree: ast.AST, reads: list[tuple[ast.AST, tuple]], params: dict[tupl
     def read(old: ast.AST) -> ast.expr:
         param, indexed = targets[id(old)]
         new = ast.Name(param, ast.Load())
-        if indexed:  # ``d[k]``: dict_item((keys, values), k)
+        if indexed and isinstance(old, ast.Compare):  # ``k in d``: dict_has((keys, values), k)
+            new = ast.Call(ast.Name("dict_has", ast.Load()), [new, old.left], [])
+            new = ast.UnaryOp(ast.Not(), new) if isinstance(old.ops[0], ast.NotIn) else new
+        elif indexed:  # ``d[k]``: dict_item((keys, values), k)
             new = ast.Call(ast.Name("dict_item", ast.Load()), [new, old.slice], [])
         return ast.copy_location(new, old)
     for parent in ast.walk(tree):
@@ -126,7 +138,8 @@ def replace(tree: ast.AST, reads: list[tuple[ast.AST, tuple]], params: dict[tupl
 
 
 def indexed(reads: list) -> bool:
-    """Whether some read of `reads` (`chains`) is at a key the code computes (then the code calls dict_item)."""
+    """Whether some read of `reads` (`chains`) is at a key the code computes (then the code calls dict_item
+    and dict_has)."""
     return any(path[-1] == INDEXED for _, path in reads)
 
 

@@ -24,7 +24,8 @@
 * lists of integer constants used as indexes (``B[[0, 1]] = B[[1, 0]]``) as integer arrays
   (index_writes.py), ``np.ix_`` meshes and the indexing through them (open_meshes.py), and
   numpy.polynomial's Gauss nodes through object mode (object_calls.py, which also lets numba
-  take ``int()``/``float()`` of a string);
+  take ``int()``/``float()`` of a string); ``np.fft.fftfreq``/``rfftfreq`` and ``np.diag_indices``
+  (frequencies.py);
 * an f-string in an error message (``raise ValueError(f"bad {x.shape}")``) becomes its
   text with the expressions as written: numba formats few values, and an error raised by
   the compiled code is raised again by the Python gradient, with the values in it.
@@ -42,6 +43,7 @@ from . import (
     diagonals,
     einsum_lists,
     exact_sums,
+    frequencies,
     grids,
     index_writes,
     least_squares,
@@ -269,7 +271,7 @@ class _Rewriter(ast.NodeTransformer):
             or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node) \
             or grids.spell(node) or scans.spell(node) or partitions.spell(node) or exact_sums.spell(node) \
             or object_calls.spell(node) or axis_calls.spell(node) or least_squares.spell(node) \
-            or truth_tests.spell(node)
+            or truth_tests.spell(node) or frequencies.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node
