@@ -466,10 +466,11 @@ SPECS += [  # rounding (piecewise constant) and the reductions that skip NaN (a 
     S("numpy.nanmax", "np.nanmax(np.where(c > 0.5, np.nan, x * y), axis=1)", x=((3, 4), REAL), y=((3, 4), REAL),
       c=((3, 4), REAL), sym=Sym("np.nanmax(np.sin(x) * y)", "V, W")),
     S("numpy.nanmin", "np.nanmin(np.where(c > 0.5, np.nan, x), axis=0, keepdims=True)", x=((3, 4), REAL),
-      c=((3, 4), REAL)),
+      c=((3, 4), REAL), sym=Sym("np.nanmin(np.sin(x) * y)", "V, W")),
     S("numpy.nanvar", "np.nanvar(np.where(c > 0.5, np.nan, x * y), axis=1)", x=((3, 4), REAL), y=((3, 4), REAL),
       c=((3, 4), REAL), sym=Sym("np.nanvar(np.sin(x) * y)", "V, W")),
-    S("numpy.nanstd", "np.nanstd(np.where(c > 0.5, np.nan, x), ddof=1)", x=((2, 3), REAL), c=((2, 3), REAL)),
+    S("numpy.nanstd", "np.nanstd(np.where(c > 0.5, np.nan, x), ddof=1)", x=((2, 3), REAL), c=((2, 3), REAL),
+      sym=Sym("np.nanstd(np.sin(x) * y)", "V, W")),
     # order statistics: the selected elements (distinct draws: no ties), and their weights
     S("numpy.median", "np.median(x * y)", x=((5,), REAL), y=((5,), REAL)),
     S("numpy.median", "np.median(x, axis=1, keepdims=True)", x=((3, 4), REAL)),
