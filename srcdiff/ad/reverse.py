@@ -55,7 +55,8 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
                   non_finite=non_finite_adjoints(function, shape_of, derivable) | kinked, kinked=kinked,
                   vanishing=vanishing_adjoints(function), still=still_adjoints(function, shape_of, active, derivable),
                   used=use_masks(function, shape_of, active, pullback if not derivable else None),
-                  held=held_values(function), unbounded=unbounded_values(function),
+                  held=held_values(function),
+                  unbounded=unbounded_values(function) if derivable or pullback else frozenset(),
                   powers=find_powers(function), roots=find_roots(function, shape_of))
     sweep.flat = flat_tie_values(function, sweep.powers) if derivable else frozenset()
     refuse_value_dependent(function, set(wrt), location)
