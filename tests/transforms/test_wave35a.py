@@ -1,0 +1,84 @@
+"""Wave 35a: the reach of lists and graph-like dicts (wave35a_programs.py, wave35a_slices.py), each
+program through grad, value_and_grad, hessian, hvp, jvp, vjp, jacobian, a tree, float32 and
+jit="numba" against float64 central differences (matrix.py, closure_cells.py).
+
+CENSUS
+
+Found and fixed:
+
+1. A regression (wave 32 made a list of literal numbers appended to a list, whose slices were refused):
+   ``incidence[-len(si):][::-1]`` of a renewal equation's incidence (``incidence = [1.0, 2.0, ...]``,
+   appended to in the loop) was refused, "slicing a list is not supported" (ec_renewal_equation of
+   test_redteam_wave29a.py, pinned as refused since).  A slice of a list srcdiff knows is a list is now
+   a new list of its items (lower/subscripts.py sliced_list), whose adjoint is added back into the
+   list's item by item (``list_add(xs_bar, slice(a, b, c), g)``, rules/list_helpers.py, as for a list a
+   helper returns): computed and negative bounds, negative steps, slices of slices, ``list(...)`` of
+   one, ``zip`` of two, ``np.array(hist[-k:])``, loops, comprehensions, ``sorted``, ``max``, appended to;
+   second order and jit="numba" too.  ``reversed(xs[-k:])`` as a value was refused ("list(...) is not
+   supported"): it is ``xs[-k:][::-1]`` (frontend/iteration_forms.py).
+"""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+
+from . import closure_cells, corpus, matrix
+from . import wave35a_programs as w
+from . import wave35a_slices as s
+
+ALL = ("grad", "value_and_grad", "hessian", "hvp", "jvp", "vjp", "jacobian", "tree", "float32")
+assert set(closure_cells.EXTRA) <= set(ALL)  # (importing closure_cells registers jacobian, hvp and float32)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+def table(rows, origin="wave35a_programs"):
+    return corpus.from_table(rows, "w35a", origin, 35)
+
+
+def census(programs=None, transforms=(*ALL, "numba")) -> dict:
+    """transformation -> Counter of outcomes ('BAD' for a crash or a refusal not naming the user's line),
+    over `programs` (every program of wave35a_programs.py by default): the docstring's table."""
+    matrix.sample_everything()
+    counts = collections.defaultdict(collections.Counter)
+    for p in programs or table(w.PROGRAMS):
+        row = matrix.run(p, transforms)
+        for name in transforms:
+            cell = row.cells.get(name)
+            outcome = matrix.NA if cell is None else cell.outcome
+            if outcome == matrix.CRASH or outcome == matrix.REFUSED and not cell.located:
+                outcome = "BAD"
+            counts[name][outcome] += 1
+    return counts
+
+
+# ---- 1. slices of a list: history lists, renewal and AR models, delays ----
+
+KEPT = {"renewal_slices", "slice_read_beside_item"}
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in table(w.HISTORIES)], ids=_name)
+def test_a_history_list_read_by_slices(program):
+    matrix.assert_ok(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p)
+                                     for p in table(s.SLICES, "wave35a_slices")], ids=_name)
+def test_a_slice_of_a_list(program):
+    matrix.assert_ok(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", table(w.HISTORIES) + table(s.SLICES, "wave35a_slices"), ids=_name)
+def test_a_slice_of_a_list_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)
+
+
+@pytest.mark.slow  # (numba compiles for seconds a program)
+@pytest.mark.parametrize("program", table(w.HISTORIES) + table(s.SLICES, "wave35a_slices"), ids=_name)
+def test_a_slice_of_a_list_numba(program):
+    matrix.assert_ok(program, ("numba",))
