@@ -82,3 +82,32 @@ def test_a_slice_of_a_list_every_transformation(program):
 @pytest.mark.parametrize("program", table(w.HISTORIES) + table(s.SLICES, "wave35a_slices"), ids=_name)
 def test_a_slice_of_a_list_numba(program):
     matrix.assert_ok(program, ("numba",))
+
+
+# ---- 2. a list written by index, differentiated twice (the Hessian of shortest_by_edges) ----
+
+#: refused by grad at the user's line: a dict read and written at keys its loops compute (open)
+GRAPH_REFUSED = {"soft_shortest_path", "hard_shortest_path", "int_keyed_longest"}
+#: first order crashes inside the gradient's code (open: a list's adjoint added to a list concatenates)
+GRAPH_OPEN = {"relaxed_twice"}
+SECOND_ORDER = ("hessian", "hvp")
+
+
+def graphs():
+    return [p for p in table(w.GRAPHS) if _name(p) not in GRAPH_REFUSED | GRAPH_OPEN]
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "written_by_flags", p) for p in graphs()],
+                         ids=_name)
+def test_a_list_written_by_index_second_order(program):
+    """``dist[v] = cand`` of ``dist = [0.0] * n`` in a loop: the gradient's ``zero_item(dist_bar, v)`` (an array,
+    so that the list of zeros added to it adds) was read back as a write into a list, kept a list, and the
+    Hessian's code added two lists: concatenated, "operands could not be broadcast" (the Hessian of
+    shortest_by_edges, wave 34j).  Read back as ``set_item(items_array(g), v, 0.0)`` now."""
+    matrix.assert_ok(program, SECOND_ORDER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", graphs(), ids=_name)
+def test_a_list_written_by_index_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)

@@ -208,6 +208,37 @@ def list_logsumexp_merge(weights):
     return dist[-1]
 
 
+def dp_soft_max_path(x):
+    best = [0.0] * (len(x) + 1)
+    for i in range(1, len(x) + 1):
+        take = (best[i - 2] if i >= 2 else 0.0) + x[i - 1]
+        best[i] = np.logaddexp(best[i - 1], take)
+    return best[-1]
+
+
+def relaxed_twice(w):
+    dist = [10.0] * 5
+    dist[0] = 0.0
+    for _ in range(2):
+        for u, v, e in EDGES[:-1]:
+            cand = dist[u] + w[e] ** 2
+            if cand < dist[v]:
+                dist[v] = cand
+    return dist[3] + dist[4]
+
+
+def written_by_flags(x):
+    vals = [1.0] * 4
+    done = [False] * 4
+    for i, j in ((0, 1), (1, 2), (0, 2), (2, 3), (1, 3)):
+        if done[j]:
+            vals[j] = 0.5 * (vals[j] + vals[i] * x[i])
+        else:
+            vals[j] = vals[i] * np.exp(x[j])
+            done[j] = True
+    return np.log(vals[3])
+
+
 # ---- NumPy list-ish calls ----
 
 def median_by_partition(x):
@@ -288,6 +319,9 @@ GRAPHS = [
     ("int_keyed_longest", int_keyed_longest, lambda r: (r.normal(size=5),), 0),
     ("shortest_by_edges", shortest_by_edges, lambda r: (r.uniform(0.5, 1.5, 7),), 0),
     ("list_logsumexp_merge", list_logsumexp_merge, lambda r: (r.normal(size=7),), 0),
+    ("dp_soft_max_path", dp_soft_max_path, lambda r: (r.normal(size=5),), 0),
+    ("relaxed_twice", relaxed_twice, lambda r: (r.uniform(0.5, 1.5, 7),), 0),
+    ("written_by_flags", written_by_flags, lambda r: (0.5 * r.normal(size=4),), 0),
 ]
 NUMPY = [
     ("median_by_partition", median_by_partition, lambda r: (r.normal(size=7),), 0),
