@@ -25,6 +25,7 @@ import collections
 import pytest
 
 from . import closure_cells, corpus, matrix
+from . import wave35a_numpy as n
 from . import wave35a_programs as w
 from . import wave35a_slices as s
 
@@ -111,3 +112,49 @@ def test_a_list_written_by_index_second_order(program):
 @pytest.mark.parametrize("program", graphs(), ids=_name)
 def test_a_list_written_by_index_every_transformation(program):
     matrix.assert_ok_or_na(program, ALL)
+
+
+# ---- 3. NumPy calls on list-ish arguments: partition's kth from shapes, np.put, np.poly1d ----
+
+#: jit="numba" refuses these at the user's line (numba has no np.polyval; no numba version of along_axis_indices)
+NUMBA_REFUSED = {"poly1d_spelled_out", "put_along_axis_loop", "poly1d_argument", "poly1d_loop_coeffs",
+                 "polyval_loop_coeffs", "polyval_list_display"}
+NUMPY_KEPT = {"median_by_partition", "put_constant_indices", "poly1d_loop_coeffs", "putmask_loop"}
+
+
+def numpy_programs():
+    return table(w.NUMPY) + table(n.NUMPY, "wave35a_numpy") + table(n.LOOPS, "wave35a_numpy")
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in NUMPY_KEPT, p) for p in numpy_programs()],
+                         ids=_name)
+def test_numpy_calls_on_list_ish_arguments(program):
+    """``np.partition(x, len(x) // 2)`` (kth an operand now: it was "k must be a constant here"), ``np.put(y,
+    [0, 2], v)`` of a vector (the index write ``y[[0, 2]] = v``), ``np.poly1d(c)(t)`` and ``p = np.poly1d(c);
+    p(t)`` (``np.polyval(c, t)``), and NumPy's writers in a loop, whose writes were dropped."""
+    matrix.assert_ok(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", numpy_programs(), ids=_name)
+def test_numpy_calls_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)
+
+
+@pytest.mark.slow  # (numba compiles for seconds a program)
+@pytest.mark.parametrize("program", numpy_programs(), ids=_name)
+def test_numpy_calls_numba(program):
+    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
+
+
+@pytest.mark.parametrize("program", table(n.REFUSED, "wave35a_numpy"), ids=_name)
+def test_np_put_into_a_matrix_and_a_poly1d_used_as_an_object_are_refused_at_the_line(program):
+    matrix.assert_refused_at_the_line(program, ("grad", "jvp"))
+
+
+# ---- what grad refuses (open: a dict keyed by the names its loops give) ----
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "soft_shortest_path", p) for p in table(w.GRAPHS)
+                                     if _name(p) in GRAPH_REFUSED], ids=_name)
+def test_a_dict_read_at_keys_its_loops_give_is_refused_at_the_line(program):
+    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
