@@ -47,10 +47,11 @@ from .function_maps import mapped_functions
 from .installed import installed
 from .key_selections import applied, builtins_are, keyed_selections, load, make_call, plain, plain_lambda, targets
 from .naming import rewrite_blocks
+from .poly1d_calls import rewrite_poly1d_calls
 
 #: the names of the calls rewritten here (and f(**{...}))
 _NAMES = {"getattr", "dist", "piecewise", "zip_longest", "starmap", "min", "max", "ix_", "vectorize",
-          "apply_along_axis", "vander"}
+          "apply_along_axis", "vander", "poly1d"}
 
 
 def _vander_signature(x, N=None, increasing=False):  # noqa: N803  np.vander's, to bind a call's arguments
@@ -85,7 +86,8 @@ def has_idiom_calls(tree: ast.FunctionDef) -> bool:
 
 
 def rewrite_idiom_calls(tree: ast.FunctionDef, names) -> None:
-    """Rewrite, in place, the calls above in `tree`'s own statements."""
+    """Rewrite, in place, the calls above in `tree`'s own statements (and np.poly1d's: poly1d_calls.py)."""
+    rewrite_poly1d_calls(tree, names)
     _named_attributes(tree, names)
     rewrite_blocks(tree.body, lambda stmt: _before(stmt, names, tree))
 

@@ -205,6 +205,12 @@ class _Chains(_Calls):
         return ast.copy_location(joined, node)
 
 
+def _sliced(node: ast.expr) -> bool:
+    """Whether `node` is a slice of a name (``xs[-k:]``, a list's or an array's): a new sequence, which
+    ``reversed`` reads last to first as ``xs[-k:][::-1]`` does."""
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and isinstance(node.value, ast.Name)
+
+
 class _Slices(_Calls):
     """``itertools.islice(xs, ...)``: the comprehension of the items it yields."""
 
@@ -214,8 +220,9 @@ class _Slices(_Calls):
 
     def visit_Call(self, node: ast.Call):
         self.generic_visit(node)
+        lists = self.lists
         if self.names.resolve(node.func) is builtins.reversed and len(node.args) == 1 and not node.keywords \
-                and isinstance(node.args[0], ast.Name) and node.args[0].id in self.lists \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in lists \
                 and id(node) not in self.iterated:  # (a loop over reversed(xs) is lowering's own)
             seq, k = node.args[0].id, self.names.namer.fresh("k")
             last = ast.BinOp(ast.Call(ast.Name("len", ast.Load()), [ast.Name(seq, ast.Load())], []), ast.Sub(),
@@ -225,8 +232,8 @@ class _Slices(_Calls):
             made = ast.ListComp(item, [ast.comprehension(ast.Name(k, ast.Store()), steps, [], 0)])
             return self._made(made, node, "flipped")
         if self.names.resolve(node.func) is builtins.reversed and len(node.args) == 1 and not node.keywords \
-                and isinstance(node.args[0], ast.Name) and node.args[0].id not in self.lists \
-                and id(node) not in self.iterated:  # an array (or a sequence given): its items last to first
+                and (_sliced(node.args[0]) or isinstance(node.args[0], ast.Name) and node.args[0].id not in lists) \
+                and id(node) not in self.iterated:  # an array (or a sequence given, a slice): its items last to first
             flipped = ast.Subscript(node.args[0], ast.Slice(None, None, ast.Constant(-1)), ast.Load())
             return ast.copy_location(flipped, node)
         if self.names.resolve(node.func) is not itertools.islice or not 2 <= len(node.args) <= 4 \

@@ -15,6 +15,8 @@ import numpy as np
 
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, operand_ast
+from ..rules import TABLE
+from ..rules.list_helpers import items_array
 from ..rules.runtime import set_item, zero_item
 from ..rules.structural import setitem_rule
 from .decided import known_value
@@ -150,6 +152,9 @@ def lower_at_set(lower: ExpressionLowerer, node: ast.Call, x: ast.expr, index: a
     return out
 
 
+_ITEMS_ARRAY = ast.Call(ast.Name("items_array", ast.Load()), [], [])
+
+
 def lower_helper_write(lower: ExpressionLowerer, node: ast.Call, func, target) -> Var | None:
     """``set_item(x, index, v)`` and ``zero_item(g, index)`` as srcdiff's generated code writes
     them (a gradient read back to differentiate it again): the same functional update as the
@@ -167,6 +172,9 @@ def lower_helper_write(lower: ExpressionLowerer, node: ast.Call, func, target) -
     old = lower.expr(node.args[0])
     if not isinstance(old, Var):
         raise state.error(node, f"{func.__name__} of a constant is not supported")
+    if func is zero_item and not state.is_list(old):  # a list of numbers zero_item makes an array (runtime.py):
+        old = emit_rule(state, TABLE.lookup(items_array), (old,), {}, None, None, expr_of=_ITEMS_ARRAY)  # (kept a list,
+        # `+` would concatenate it)
     v = lower.expr(node.args[2]) if func is set_item else Const(0.0)
     slot = ast.copy_location(ast.Subscript(ast.Constant(None), index, ast.Load()), node)
     out = set_item_node(lower, slot, old, v, target)

@@ -45,9 +45,15 @@ def always_exits(stmts) -> bool:
     return isinstance(last, ast.If) and always_exits(last.body) and always_exits(last.orelse)
 
 
+#: NumPy's functions that write into their first argument, lowered as a new value of it (in_place_calls.py;
+#: a loop whose body calls one carries the array, as for ``a[i] = v``)
+_WRITERS = {"fill_diagonal", "putmask", "put_along_axis", "put"}
+
+
 def stores_in(stmts) -> list[str]:
     """Names a loop body (re)binds, in first-seen order; ``xs.append`` rebinds xs, and so
-    do ``np.add.at(xs, ...)`` and the statements ``xs.remove(v)`` / ``xs.pop()`` / ``xs.insert(i, v)``."""
+    do ``np.add.at(xs, ...)``, ``np.putmask(xs, ...)`` (_WRITERS), ``xs.sort()`` and the statements
+    ``xs.remove(v)`` / ``xs.pop()`` / ``xs.insert(i, v)``."""
     found = {}
     for node in _walk_no_scopes(stmts):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -64,6 +70,14 @@ def stores_in(stmts) -> list[str]:
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
                 and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in EDITS \
                 and isinstance(node.value.func.value, ast.Name):  # rest.remove(item) makes a new rest (list_edits.py)
+            found[node.value.func.value.id] = None
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _WRITERS \
+                and node.value.args and isinstance(node.value.args[0], ast.Name):
+            found[node.value.args[0].id] = None  # np.putmask(a, m, v) makes a new a (in_place_calls.py)
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "sort" \
+                and isinstance(node.value.func.value, ast.Name):  # z.sort() of an array: z = np.sort(z)
             found[node.value.func.value.id] = None
     return list(found)
 

@@ -5,6 +5,9 @@
   of NumPy's definition, as rows and columns), so it has the write's adjoint, tangent and
   numba spelling;
 * ``np.putmask(a, mask, values)`` is ``a = np.where(mask, values, a)``;
+* ``np.put(a, ind, v)`` of a vector is NumPy's ``a.flat[ind] = v``, the index write ``a[ind] = v`` (`ind` an int
+  or a list of ints, negative ones counting from the end as NumPy's default mode does); of an array of
+  more axes, or of one whose axes are not known, it is refused at the line;
 * ``np.put_along_axis(a, indices, values, axis=k)`` is NumPy's own definition, the index write
   ``a[i0, ..., indices, ...] = values`` with ``i_d`` the positions along each other axis
   (``np.arange(np.shape(a)[d])`` shaped to broadcast), when the numbers of axes of `a` and of
@@ -39,12 +42,14 @@ _HOW = {np.fill_diagonal: "make a an array this function creates (a = np.zeros(.
         np.putmask: "make a an array this function creates and nothing else holds, or write "
                     "a = np.where(mask, values, a)",
         np.put_along_axis: "make a an array this function creates and nothing else holds, or write the index "
-                           "a[np.arange(n)[:, None], indices] = values"}
-_ARITY = {np.fill_diagonal: 2, np.putmask: 3, np.put_along_axis: 4}
+                           "a[np.arange(n)[:, None], indices] = values",
+        np.put: "make a a vector this function creates (a = x.copy(), a = np.zeros(n)) and nothing else holds, or "
+                "write the index a[ind] = v"}
+_ARITY = {np.fill_diagonal: 2, np.putmask: 3, np.put_along_axis: 4, np.put: 3}
 
 
 def lower_in_place_call(lower: ExpressionLowerer, call: ast.Call) -> bool:
-    """Lower ``np.fill_diagonal`` / ``np.putmask`` / ``np.put_along_axis`` / an array's ``.sort()``
+    """Lower ``np.fill_diagonal`` / ``np.putmask`` / ``np.put_along_axis`` / ``np.put`` / an array's ``.sort()``
     as a statement; False for any other call."""
     state = lower.state
     if _sorts_an_array(lower, call):
@@ -75,9 +80,11 @@ def lower_in_place_call(lower: ExpressionLowerer, call: ast.Call) -> bool:
         out = _fill_diagonal(lower, call, numpy, old)
     elif func is np.put_along_axis:
         out = _put_along_axis(lower, call, numpy, old)
+    elif func is np.put:
+        out = _put(lower, call, numpy, old)
     else:
         out = _putmask(lower, call, numpy)
-    for loop in state.loops:
+    for loop in state.loops if func is not np.putmask else ():  # (putmask's value is a new array, np.where's)
         loop.written.update(state.sharing.tokens(token))
     state.lambdas.pop(base.id, None)
     state.env[base.id] = out
@@ -177,6 +184,23 @@ def _putmask(lower: ExpressionLowerer, call: ast.Call, numpy: ast.expr) -> Opera
         values = _np(numpy, "reshape", repeated, _np(numpy, "shape", a))
     where = _np(numpy, "where", mask, values, a)
     return lower.expr(ast.fix_missing_locations(ast.copy_location(where, call)), a.id)
+
+
+def _put(lower: ExpressionLowerer, call: ast.Call, numpy: ast.expr, old: Var) -> Var:
+    """``np.put(a, ind, v)`` of a vector: ``a[ind] = v``, `v` repeated to as many values as `ind` has, as
+    NumPy fills them (a flat position of an array of more axes is not its index: refused)."""
+    state = lower.state
+    a, ind, v = call.args
+    if state.facts.ndim(old) != 1:
+        raise state.error(call, f"`{ast.unparse(call)}`: srcdiff writes np.put into a vector (a 1-D array whose "
+                          "axes the arguments tell)", "write the index: a[np.unravel_index(ind, a.shape)] = v, "
+                          "or a = a.ravel() first")
+    value = lower.expr(v)
+    if not _number(lower, value):
+        value = lower.expr(ast.fix_missing_locations(ast.copy_location(_cyclic(numpy, v, _np(numpy, "size", ind)),
+                                                                       call)))
+    target = ast.copy_location(ast.Subscript(a, ind, ast.Store()), call)
+    return set_item_node(lower, ast.fix_missing_locations(target), old, value, a.id)
 
 
 def _put_along_axis(lower: ExpressionLowerer, call: ast.Call, numpy: ast.expr, old: Var) -> Var:

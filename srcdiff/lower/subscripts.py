@@ -267,11 +267,7 @@ def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) ->
     if list(kinds) == [("int", 0)] and isinstance(index, ast.Constant) and index.value in nograd:
         expr = ast.Subscript(operand_ast(x), index, ast.Load())  # an index array a helper returns
         return emit_rule(lower.state, NOGRAD, (x,), {}, expr, target)
-    if state.is_list(x) and any(kind == "slice" for kind, _ in kinds):
-        raise state.error(state.line, "slicing a list is not supported: the adjoint of a slice "
-                          "of a list cannot be added back into the list's",
-                          "index its items (xs[1], xs[2]), or stack it into an array first "
-                          "(np.stack(xs)[1:])")
+    sliced = state.is_list(x) and any(kind == "slice" for kind, _ in kinds)
     static = {"index": kinds}
     bounds = slice_bounds(index)
     if bounds:
@@ -287,11 +283,23 @@ def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) ->
         static["nested"] = True
     expr = ast.Subscript(operand_ast(x), index, ast.Load())
     out = emit_rule(lower.state, GETITEM, tuple(inputs), static, expr, target)
+    if sliced and isinstance(out, Var):
+        sliced_list(state, x, out)
     if isinstance(x, Var) and list(kinds) == [("int", 0)] and isinstance(index, ast.Constant) \
             and index.value in state.fresh_items.get(x.name, ()):
         state.sharing.fresh(out.name)  # a new array a called function returned
     guard = state.guarded_items.get(x.name) if isinstance(x, Var) else None
     return guard(out) if guard is not None and isinstance(out, Var) else out  # (measure_guards.guard_call)
+
+
+def sliced_list(state, x: Var, out: Var) -> None:
+    """``xs[a:b:c]`` of a list is a new list of the same items (its adjoint, a list, is added back
+    item by item: list_add of a slice, rules/list_helpers.py), holding lists where `xs` does."""
+    state.lists.add(out.name)
+    if x.name in state.nested:
+        state.nested.add(out.name)
+    for loop in state.loops:
+        loop.created.add(out.name)  # a new list in every iteration
 
 
 def slice_bounds(index: ast.expr) -> tuple:

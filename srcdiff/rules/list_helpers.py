@@ -126,6 +126,19 @@ def split_like(h, pieces, axis):
     return list(np.split(h, ends, axis=axis))
 
 
+def items_array(xs):
+    """`xs` as `zero_item` writes into it (runtime.py): a list of numbers (or of arrays of one shape) an array
+    of their floating dtype, anything else as it is (a list of items of different shapes stays a list).  A
+    gradient read back to be differentiated again writes ``zero_item(g, i)`` as ``set_item(items_array(g), i,
+    0.0)``: a list kept a list there, added to another list, would concatenate."""
+    if not isinstance(xs, list):
+        return xs
+    try:
+        return np.array(xs, dtype=np.result_type(*xs, 0.0))
+    except ValueError:  # items of different shapes
+        return xs
+
+
 def scatter_target(g):
     """The adjoint `g` as np.add.at writes into it: a list of numbers (``mean = [0.0] * k`` read at
     ``mean[g]``) made an array of their floating dtype, an array as it is."""
@@ -133,4 +146,5 @@ def scatter_target(g):
 
 
 LIST_HELPERS = {f.__name__: f for f in (zeros_list, list_add, slice_add, lists_add, list_rows, rows_adjoint,
-                                         list_repeat, list_total, list_drop, list_grow, split_like, scatter_target)}
+                                         list_repeat, list_total, list_drop, list_grow, split_like, scatter_target,
+                                         items_array)}

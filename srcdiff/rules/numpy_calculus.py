@@ -390,9 +390,9 @@ RULES = [
     rule(np.sort, ("x",), _sort_templates, static={"axis": -1, "kind": None, "order": None}, fresh=True,
          batching="along",
          array_result=True, shape=lambda static, x: _scan_shape(static, x), tangents=_sort_tangents, note=SORT_NOTE),
-    rule(np.partition, ("x",), _partition_templates, static={"kth": 0, "axis": -1, "kind": "introselect",
-                                                             "order": None},
-         fresh=True, array_result=True, shape=lambda static, x: _scan_shape(static, x), tangents=_partition_tangents,
-         note=SORT_NOTE),
+    # (kth an operand, no gradient: ``k = len(x) // 2`` is known only when the function runs)
+    rule(np.partition, ("x", "kth"), _partition_templates, static={"axis": -1, "kind": "introselect", "order": None},
+         fresh=True, array_result=True, shape=lambda static, x, kth: _scan_shape(static, x),
+         tangents=_partition_tangents, note=SORT_NOTE),
     nograd(np.argpartition, ("args",), fresh=True, array_result=True),
 ]

@@ -13,7 +13,7 @@ from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
 from .kinks import any_equal, held_still, kink, kink_nan, tie, tie_nan, tie_still_nan
 from .list_edits import LIST_EDIT_HELPERS
-from .list_helpers import LIST_HELPERS, list_add, list_position
+from .list_helpers import LIST_HELPERS, items_array, list_add, list_position
 from .logistic import logistic
 from .scan_helpers import SCAN_HELPERS
 from .selections import SELECTION_HELPERS
@@ -335,9 +335,8 @@ def zero_item(g, index):
     floating dtype: a float32 adjoint stays float32); a list's (``preds = [0.0] * n``), an array."""
     if isinstance(g, list):  # an array, as tidied code makes it: a list added to it adds, never concatenates
         index = list_position(g, index)
-        try:
-            g = np.array(g, dtype=np.result_type(*g, 0.0))
-        except ValueError:  # items of different shapes: a list, that item zero
+        g = items_array(g)
+        if isinstance(g, list):  # items of different shapes: a list, that item zero
             return [zeros_like(item) if i == index else item for i, item in enumerate(g)]
     g = np.array(g, dtype=np.result_type(g, 0.0), copy=True)
     g[index] = 0.0

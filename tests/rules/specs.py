@@ -418,6 +418,7 @@ SPECS = [
     S(f"{LH}.list_total", "list_total(list_rows(x * y), x[0])", x=((3, 2), REAL), y=((3, 2), REAL)),
     S(f"{LH}.list_total", "list_total(list_rows(x * y), 0.5)", x=((3,), REAL), y=((3,), REAL)),
     S(f"{LH}.list_drop", "rows_adjoint(list_drop(list_rows(x ** 3)), y)", x=((3, 2), REAL), y=((2, 2), REAL)),
+    S(f"{LH}.items_array", "items_array(list_rows(x * y)) * y", x=((3, 2), REAL), y=((3, 2), REAL)),
     S(f"{LH}.list_grow", "rows_adjoint(list_grow(list_rows(np.sin(x))), y)", x=((2, 2), REAL), y=((3, 2), REAL)),
     S(f"{LH}.split_like", "split_adjoint(split_like(x * y, np.split(y, 2), 0), np.split(y, 2), 0)",
       x=((4,), REAL), y=((4,), REAL)),

@@ -131,13 +131,13 @@ def _name(p):
 
 
 #: the rows the default run keeps (one of each kind of program; the findings' own tests are below)
-KEPT = {"rb_ik_loss", "ct_pid_loop", "ec_sir_euler", "ma_spring_network_indices"}
+KEPT = {"rb_ik_loss", "ct_pid_loop", "ec_sir_euler", "ma_spring_network_indices", "ec_renewal_equation"}
 #: refused by grad at the user's line, and so by every transformation
 #: (ec_logistic_growth_euler and vi_triangulate_midpoint are accepted since wave 34; ec_renewal_equation, a slice
-#: of a list's slice ``incidence[-len(si):][::-1]`` read in a loop, agreed at first order since
-#: test_list_slices29.py's fix and is refused again since wave 32 made a list of literal numbers appended to a
-#: list: open, a reach regression)
-REFUSED = {"ec_leslie_dominant_eig", "fi_empirical_variogram", "ec_renewal_equation"}
+#: of a list's slice ``incidence[-len(si):][::-1]`` read in a loop, refused from wave 32 (a list of literal
+#: numbers appended to became a list, whose slices were refused) to wave 35a (a list's slice is a list of its
+#: items: test_wave35a.py)
+REFUSED = {"ec_leslie_dominant_eig", "fi_empirical_variogram"}
 SECOND_ORDER_REFUSED: set = set()
 SECOND_ORDER = ("hessian", "hvp")
 #: jit="numba" refuses these at the user's line

@@ -58,7 +58,7 @@ Found and fixed (each a class, variants in wave34h_findings.py, all refused by g
    and the adjoint of a flip, ``np.flip(g, None)``: numba's np.flip takes 1-D arrays only.  Now
    backend/numba/spelling.py spells a flip of every axis as missing.py's flip_axis(a, None).
 
-Open (refused at the user's line, pinned below): ``np.partition(x, x.size - 3)`` (a kth read from a length:
+Open when wave 34h ended (accepted since wave 35a): ``np.partition(x, x.size - 3)`` (a kth read from a length:
 gradients are compiled per number of axes, not per length; write the constant), ``np.put`` (a change in
 place: the message says to build the new array), ``np.poly1d(c)(t)`` ("cannot tell which function p is":
 np.polyval(c, t) is the supported spelling).  jit="numba" also refuses at the line (NUMBA_REFUSED):
@@ -96,9 +96,10 @@ KEPT = {"einsum_ellipsis", "slogdet_gauss_nll", "nan_reductions", "fft_conj_prod
 #: the findings' rows the default run keeps (one of each class)
 KEPT_FINDINGS = {"cross_spectrum_pair", "nanmin_axis", "nanstd_rows"}
 #: refused by grad at the user's line, and so by every transformation (open, see the docstring)
-REFUSED = {"partition_topk", "put_and_add_at", "poly1d_eval"}
+#: (partition_topk, put_and_add_at and poly1d_eval are accepted since wave 35a: test_wave35a.py)
+REFUSED: set = set()
 #: jit="numba" refuses these at the user's line (tensordot_int_axes compiles since this wave: finding 3)
-NUMBA_REFUSED = {"convolve_modes", "convolve_modes_kernel", "median_loss", "triangles_trace"}
+NUMBA_REFUSED = {"convolve_modes", "convolve_modes_kernel", "median_loss", "triangles_trace", "poly1d_eval"}
 
 
 def accepted():
@@ -120,12 +121,6 @@ def test_every_transformation(program):
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_numba(program):
     matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) != "poly1d_eval", p)  # (4 s under pytest)
-                                     for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_refused_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad",))
 
 
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT_FINDINGS, p) for p in findings()],

@@ -89,6 +89,20 @@ def _scatter_target(g):
     return None
 
 
+def items_array(xs):
+    return list_helpers.items_array(xs)
+
+
+@overload(items_array)
+def _items_array(xs):
+    """A list's adjoint as zero_item writes into it (list_helpers.items_array): numbers an array of floats."""
+    if isinstance(xs, types.List) and _is_number(xs.dtype):
+        return lambda xs: float_array(xs, True)
+    if isinstance(xs, types.Array):
+        return lambda xs: xs
+    return None
+
+
 def list_removed(xs, value):
     return list_edits.list_removed(xs, value)
 
@@ -254,6 +268,6 @@ def _copies(tree: ast.AST, name: str) -> set[str]:
     return found
 
 
-HELPERS = ("scatter_target", "list_removed", "list_popped", "list_inserted")
+HELPERS = ("scatter_target", "items_array", "list_removed", "list_popped", "list_inserted")
 
-__all__ = ["HELPERS", "list_inserted", "list_popped", "list_removed", "retried", "scatter_target"]
+__all__ = ["HELPERS", "items_array", "list_inserted", "list_popped", "list_removed", "retried", "scatter_target"]
