@@ -208,3 +208,38 @@ LOOP_KINKS = [
 #: every program at ordinary points (random arguments), for every transformation
 PROGRAMS = [(name, f, _inside(x.shape), 0) for name, f, x in WEIGHTED_LOOPS + DOTS] \
     + [(name, f, _a(x.shape), 0) for name, f, x in BOUNDS + LOOP_KINKS]
+
+
+# ---- |a - b| where a and b are one function near the point (a zero that persists) ----
+
+def huber_clip_excess(r, d=0.8):
+    """Huber's loss as half the clipped square plus d |r - clip(r)|: inside the band r - clip(r) is 0 nearby."""
+    c = np.clip(r, -d, d)
+    return np.mean(0.5 * c ** 2 + d * np.abs(r - c))
+
+
+def excess_over_cap(x):
+    """|np.minimum(x, 1) - x| (0 below the cap) beside a product."""
+    return np.sum(np.abs(np.minimum(x, 1.0) - x)) + x[0] * x[1] ** 2
+
+
+def relu_residual(x):
+    """|x - np.maximum(x, 0)| squared out as the negative part, beside cubes."""
+    return np.sum(np.abs(x - np.maximum(x, 0.0)) * 2.0) + np.sum(x ** 3)
+
+
+def clipped_gap_fabs(x):
+    """np.fabs of a difference of one clip with the value, times a weight."""
+    return np.sum(np.fabs(np.clip(x, -2.0, 2.0) - x) * W3[: x.size]) + np.sin(x[0]) * x[2]
+
+
+#: (name, f, a point where each |a - b| is 0 near the point: every element strictly inside its band, or
+#: one element on the band's edge, where the Hessian's own entry may be NaN)
+PERSISTENT_ZEROS = [
+    ("huber_clip_excess", huber_clip_excess, np.array([0.3, -0.5, 0.1, 1.5])),
+    ("excess_over_cap", excess_over_cap, np.array([0.2, -0.7, 0.9])),
+    ("relu_residual", relu_residual, np.array([0.4, 1.2, -0.3])),
+    ("clipped_gap_fabs", clipped_gap_fabs, np.array([0.5, -1.0, 2.5])),
+    ("huber_clip_excess_edge", huber_clip_excess, np.array([0.8, -0.5, 0.1, 1.5])),
+]
+PROGRAMS += [(name, f, _a(x.shape, 1.2), 0) for name, f, x in PERSISTENT_ZEROS[:-1]]
