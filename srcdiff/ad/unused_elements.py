@@ -210,9 +210,15 @@ def _dotted(user: Node, param: str, own, shape_of: dict, active: set[str], after
     """`_mask` through the dot product of two vectors, the other one not moving (``np.dot(W, r)``):
     this one's adjoint is ``g * W``, unused where W is 0."""
     other = next((v for p, v in zip(user.rule.params, user.inputs) if p != param), None)
-    if own.ndim != 1 or not isinstance(other, (Var, Const, Global)) or isinstance(other, Var) and other.name in active \
-            or not alike(operand_shape(other, shape_of), own):
+    if own.ndim != 1 or not isinstance(other, (Var, Const, Global)) or isinstance(other, Var) and other.name in active:
         return None
+    if not alike(operand_shape(other, shape_of), own):
+        if param != user.rule.params[-1] or after is not None:
+            return None
+        # (``W @ y`` with W a matrix, or of a shape told at run time, a module list's: y's element j is
+        # unused where W's column j is all 0)
+        name = ast.unparse(operand_ast(other))
+        return ast.parse(f"np.sum(np.abs(np.reshape({name}, (-1, np.shape({name})[-1]))), axis=0)", mode="eval").body
     return operand_ast(other) if after is None else _both(operand_ast(other), after)
 
 
