@@ -22,6 +22,7 @@ from collections import Counter
 
 from ..ir.nodes import Const, Function, Node, UserCall, Var, all_nodes, region_reads
 from .powers import Power
+from .ties import zero_persistence
 
 _POWERS = {"numpy.power", "operator.pow", "numpy.float_power"}
 
@@ -65,8 +66,13 @@ def flat_condition(node: Node, flat: frozenset[str]) -> ast.expr | None:
 def flat_kink(contribution: ast.expr, node: Node, sweep) -> ast.expr:
     """`contribution` (abs's derivable ``kink(x == 0, g * np.sign(x), x)``) with its kink's condition
     kept only where ``|x|`` is not a flat zero: read only as a power above 2 (``np.abs(x) ** 3``), its
-    adjoint g moves by o(h) at 0, and so does g times sign's jump: the derivative there is 0."""
+    adjoint g moves by o(h) at 0, and so does g times sign's jump: the derivative there is 0; or x a
+    difference of one function with itself near the point (`zero_persistence`), 0 nearby."""
     condition = flat_condition(node, sweep.flat) if node.rule.name in _ABS and not sweep.loops else None
+    if condition is None and node.rule.name in _ABS and sweep.derivable and not sweep.loops and node.inputs:
+        # |a - b| where a and b are one function near the point (``r - np.clip(r, -d, d)`` inside the
+        # band): 0 on a neighbourhood, so its derivative there is 0, not a kink's NaN
+        condition = zero_persistence(node.inputs[0], sweep.definitions)
     if condition is None:
         return contribution
     for call in ast.walk(contribution):

@@ -22,6 +22,7 @@ from collections import Counter
 
 from ..ir.nodes import Function, Node, Var, all_nodes
 from ..ir.shapes import alike
+from ..rules.structural import APPEND, GETITEM
 from ..rules.table import LINEAR
 from .sweep import operand_shape
 
@@ -37,16 +38,27 @@ def moving_values(function: Function, active: set[str], wrt: tuple[str, ...], sh
     the value may move along the line; values assigned more than once or in a loop's carry are left out."""
     nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
     assigned = Counter(n.out.name for n in nodes)
-    found: dict = {name: (name,) for name in wrt if name in active}
+    appended: dict = {}  # a list -> the items appended to it (a loop's stack of the values it saves)
     for node in nodes:
-        name = node.out.name
-        moving = [v for v in node.input_vars if v.name in active]
-        if name not in active or assigned[name] != 1 or not moving or any(v.name not in found for v in moving):
-            continue
-        if _affine(node, moving) and all(found[v.name] == (v.name,) for v in moving):
-            found[name] = (name,)
-        elif node.rule.elementwise and _alike(node, moving, shape_of):
-            found[name] = tuple(dict.fromkeys(a for v in moving for a in found[v.name]))
+        if node.rule is APPEND and isinstance(node.inputs[0], Var):
+            appended.setdefault(node.inputs[0].name, []).append(node.inputs[1])
+    found: dict = {name: (name,) for name in wrt if name in active}
+    for _ in range(2):  # (again once the lists of affine items are known: a loop's stack read back)
+        stacks = {name for name, items in appended.items()
+                  if all(isinstance(v, Var) and found.get(v.name) == (v.name,) for v in items)}
+        for node in nodes:
+            name = node.out.name
+            moving = [v for v in node.input_vars if v.name in active]
+            if name not in active or assigned[name] != 1 or not moving or name in found:
+                continue
+            if node.rule is GETITEM and node.inputs[0].name in stacks:
+                found[name] = (name,)  # (an item saved on a stack moves as it did: its tangent is saved too)
+            elif any(v.name not in found for v in moving):
+                continue
+            elif _affine(node, moving) and all(found[v.name] == (v.name,) for v in moving):
+                found[name] = (name,)
+            elif node.rule.elementwise and _alike(node, moving, shape_of):
+                found[name] = tuple(dict.fromkeys(a for v in moving for a in found[v.name]))
     return found
 
 

@@ -53,9 +53,9 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
                   fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint, once=once,
                   non_finite=non_finite_adjoints(function, shape_of, derivable) | kinked, kinked=kinked,
-                  vanishing=vanishing_adjoints(function), still=still_adjoints(function, shape_of, active, derivable),
-                  used=use_masks(function, shape_of, active, pullback if not derivable else None),
-                  held=held_values(function),
+                  vanishing=vanishing_adjoints(function),
+                  still=still_adjoints(function, shape_of, active, derivable, held := held_values(function)),
+                  used=use_masks(function, shape_of, active, pullback if not derivable else None), held=held,
                   unbounded=unbounded_values(function) if derivable or pullback else frozenset(),
                   powers=find_powers(function), roots=find_roots(function, shape_of))
     sweep.flat = flat_tie_values(function, sweep.powers) if derivable else frozenset()

@@ -26,7 +26,8 @@ derivative along x[1] (``x[1] ** 2 * inf``), which a select keyed on the tangent
 The adjoint of a value reads, for each primitive downstream of it, what that primitive's adjoint
 template reads besides the adjoint: nothing for a linear rule (a sum, a slice, a reshape), the other
 factor of a product, every operand and the result otherwise.  A value that leaves for a branch's
-merge or a loop's carry, or a call's result, keeps the rule-by-rule code.
+merge or a loop's carry is followed into what the region passes it to (`region_edges`: ``s += W[i] *
+math.sqrt(x[i])`` in a loop is held where its weight is 0); a call's result keeps the rule-by-rule code.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from ..errors import SrcDiffError
 from ..ir.flows import edges, reachable
 from ..ir.nodes import Block, Branch, Const, Function, Loop, Node, UserCall, Var, all_nodes
 from ..ir.shapes import alike
-from ..rules.structural import gradient_inputs
+from ..rules.structural import APPEND, gradient_inputs
 from ..rules.table import LINEAR
 from .sweep import operand_shape
 from .zero_factors import slope_may_be_infinite
@@ -47,6 +48,9 @@ _DIVISIONS = {"operator.truediv": "y", "numpy.divide": "y", "numpy.true_divide":
 _POWERS = {"numpy.power", "operator.pow", "numpy.float_power"}
 #: calls of a template that read their operand's shape only
 _SHAPE_READS = {"shape", "size", "ndim", "len", "zeros_like", "ones_like", "full_like", "empty_like"}
+#: runtime helpers that read one argument for its shape only: the operand an adjoint is summed back to,
+#: a product's adjoint for the operand it is for (``dot_adjoint_y(g, W, y)`` reads y's ndim, not y)
+_SHAPE_ARGS = {"unbroadcast": 1, "dot_adjoint_x": 1, "matmul_adjoint_x": 1, "dot_adjoint_y": 2, "matmul_adjoint_y": 2}
 
 
 #: primitives whose value is finite where their slope is infinite (the edge of a root's domain); the
@@ -75,15 +79,27 @@ def may_blow_up(node: Node, param: str) -> bool:
     return False
 
 
-def still_adjoints(function: Function, shape_of: dict, active: set[str], derivable: bool) -> frozenset[str]:
+def eligibility(derivable: bool, held: frozenset = frozenset()):
+    """Which contributions a still adjoint holds: in a gradient differentiated again every one of possibly
+    infinite slope (`may_blow_up`); at first order only where the value is finite (`finite_there`: a zero
+    factor after ``np.log`` at 0 makes f NaN anyway, so smooth code with logs and divisions stays as it
+    was), or where the value's every path ends in a hold (`held`: a generated gradient's ``g / (2 * r)``
+    in ``held_still(g / (2 * r), g)``, whose NaN f drops)."""
+    if derivable:
+        return may_blow_up
+    if not held:
+        return finite_there
+    return lambda node, param: finite_there(node, param) or node.out.name in held and may_blow_up(node, param)
+
+
+def still_adjoints(function: Function, shape_of: dict, active: set[str], derivable: bool,
+                   held: frozenset = frozenset()) -> frozenset[str]:
     """The outputs of primitives of possibly infinite slope (`may_blow_up`) whose adjoint stands
-    still (module docstring): their contribution is held at 0 where the adjoint is 0."""
+    still (module docstring): their contribution is held at 0 where the adjoint is 0 (`eligibility`)."""
     nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
     singular = [n for n in nodes if any(isinstance(v, Var) and v.name in active and may_blow_up(n, p)
                                         for p, v in zip(n.rule.params, n.inputs))]
-    # first order holds only where the value is finite (a zero factor after ``np.log`` at 0 makes f
-    # NaN anyway), so smooth code with logs and divisions stays as it was
-    eligible = may_blow_up if derivable else finite_there
+    eligible = eligibility(derivable, held)
     if not any(eligible(n, p) for n in singular for p in n.rule.params):
         return frozenset()
     users: dict[str, list[Node]] = {}
@@ -91,16 +107,16 @@ def still_adjoints(function: Function, shape_of: dict, active: set[str], derivab
         for v in n.input_vars:
             users.setdefault(v.name, []).append(n)
     seeds = {n.out.name for n in singular} | {n.out.name for n in nodes if isinstance(n, UserCall)}
-    tainted = reachable(edges(function, gradient_inputs), seeds)
+    tainted = reachable(edges(function, value_inputs), seeds)
     if derivable:  # (a select's derivative is 0 where its adjoint is 0: only right where that stays 0)
-        tainted |= set(active)
-    escapes = region_values(function.body)
+        # (the values that move with a differentiated parameter's value, not its shape alone)
+        tainted |= reachable(edges(function, value_inputs), {p.name for p in function.params} & active) & active
+    passed = region_edges(function.body)
     still: set[str] = set()
     for n in reversed(singular):  # the ones downstream first: a held contribution reads only its adjoint
-        reached = _downstream({n.out.name}, users)
+        reached = _downstream({n.out.name}, users, passed)
         readers = {id(u): u for r in reached for u in users.get(r, ())}.values()
-        if reached.isdisjoint(escapes) and not any(read in tainted for user in readers
-                                                   for read in _reads(user, reached, shape_of, still, eligible)) \
+        if not any(read in tainted for user in readers for read in _reads(user, reached, shape_of, still, eligible)) \
                 and any(eligible(n, p) for p in n.rule.params):
             still.add(n.out.name)
     return frozenset(still)
@@ -121,15 +137,44 @@ def blown_values(function: Function, active: set[str]) -> frozenset[str]:
     return frozenset(reachable(edges(function, gradient_inputs), seeds)) if seeds else frozenset()
 
 
-def _downstream(seeds: set[str], users: dict) -> set[str]:
+def value_inputs(node: Node) -> list:
+    """The operands whose gradient reaches `node`'s result and that it reads by value, not for their
+    shape alone (``unbroadcast(g, x)`` is as constant as g near a point where x is not)."""
+    found = gradient_inputs(node)
+    return [v for p, v in zip(node.rule.params, node.inputs) if v in found and p not in node.rule.shape_only]
+
+
+def _downstream(seeds: set[str], users: dict, passed: dict | None = None) -> set[str]:
     """`seeds` and every value computed from one of them through a gradient (a shape, a comparison
-    reads no slope: a mask is constant near the point, as a branch of ``np.where`` is)."""
+    reads no slope: a mask is constant near the point, as a branch of ``np.where`` is), also through
+    a region (`region_edges`: a loop's carry, a branch's merge)."""
     found, todo = set(seeds), list(seeds)
     while todo:
-        for user in users.get(todo.pop(), ()):
-            if user.out.name not in found and not getattr(user.rule, "nograd", False):
-                found.add(user.out.name)
-                todo.append(user.out.name)
+        name = todo.pop()
+        for out in [u.out.name for u in users.get(name, ()) if any(v.name == name for v in value_inputs(u))] \
+                + list((passed or {}).get(name, ())):
+            if out not in found:
+                found.add(out)
+                todo.append(out)
+    return found
+
+
+def region_edges(block: Block) -> dict[str, set[str]]:
+    """name -> the values a region passes it into: a loop's carried value from its start value and from
+    the body's final one (read in the next iteration and after the loop), a branch's merged value from
+    each side's.  The adjoint a region passes back is the one of what it passes into, accumulated by
+    the readers of that value, so following these edges reads every rule the adjoint comes through."""
+    found: dict[str, set[str]] = {}
+    for item in block.nodes:
+        if isinstance(item, (Branch, Loop)):
+            for inner in (item.body, item.orelse) if isinstance(item, Branch) else (item.body,):
+                for name, outs in region_edges(inner).items():
+                    found.setdefault(name, set()).update(outs)
+        pairs = [(v, m.out) for m in item.merges for v in (m.body, m.orelse)] if isinstance(item, Branch) else \
+            [(v, c.var) for c in item.carried for v in (c.init, c.final)] if isinstance(item, Loop) else []
+        for source, out in pairs:
+            if isinstance(source, Var) and source.name != out.name:
+                found.setdefault(source.name, set()).add(out.name)
     return found
 
 
@@ -154,8 +199,8 @@ def _reads(node: Node, reached: set[str], shape_of: dict, still: set[str], eligi
     rule = node.rule
     if isinstance(node, UserCall):
         return everything
-    if getattr(rule, "nograd", False) or getattr(rule, "tangents", None) == LINEAR:  # (nothing flows back)
-        return set()
+    if getattr(rule, "nograd", False) or getattr(rule, "tangents", None) == LINEAR or rule is APPEND:
+        return set()  # (nothing flows back, or the adjoint alone: an appended item's is the list's last one)
     shapes = {p: operand_shape(v, shape_of) for p, v in zip(rule.params, node.inputs)}
     try:
         templates = rule.adjoints(node.static, shapes, derivable=False)
@@ -164,9 +209,9 @@ def _reads(node: Node, reached: set[str], shape_of: dict, still: set[str], eligi
     bound = dict(zip(rule.params, node.inputs))
     found = set()
     for param, operand in bound.items():
-        if not (isinstance(operand, Var) and operand.name in reached) \
+        if not (isinstance(operand, Var) and operand.name in reached) or param in rule.shape_only \
                 or _held(node, param, shapes, shape_of, still, eligible):
-            continue
+            continue  # (an operand read for its shape only, ``unbroadcast(g, x)``'s x, gets no adjoint)
         template = templates.get(param)
         if not isinstance(template, ast.AST):
             return everything
@@ -195,8 +240,8 @@ def _value_names(template: ast.AST) -> set[str]:
             func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if func in _SHAPE_READS:
                 shape_only.update(id(a) for a in node.args)
-            elif func == "unbroadcast" and len(node.args) > 1:
-                shape_only.add(id(node.args[1]))
+            elif func in _SHAPE_ARGS and len(node.args) > _SHAPE_ARGS[func]:
+                shape_only.add(id(node.args[_SHAPE_ARGS[func]]))
         elif isinstance(node, ast.Attribute) and node.attr in ("shape", "size", "ndim", "dtype"):
             shape_only.add(id(node.value))
     return {node.id for node in ast.walk(template) if isinstance(node, ast.Name) and id(node) not in shape_only}
@@ -208,12 +253,15 @@ def held_if_still(node: Node, param: str, contribution: ast.expr, g: ast.expr, s
     Arrays pay one finite test of the sum (`held_still`); the select goes inside the sum back over
     broadcast axes (``unbroadcast``), where `g` and the contribution have one shape."""
     operand_shapes = {p: operand_shape(v, sweep.shapes) for p, v in zip(node.rule.params, node.inputs)}
-    eligible = may_blow_up if sweep.derivable else finite_there
+    eligible = eligibility(sweep.derivable, sweep.held)
     if not _held(node, param, operand_shapes, sweep.shapes, sweep.still, eligible):
         return contribution
     result = sweep.shapes.get(node.out.name)
-    if result is not None and result.known and result.scalar and not sweep.derivable:
-        return ast.IfExp(ast.Compare(g, [ast.Eq()], [ast.Constant(0.0)]), ast.Constant(0.0), contribution)
+    if result is not None and result.known and result.scalar:  # (Python floats: 0.0 / 0.0 would raise)
+        held = ast.IfExp(ast.Compare(g, [ast.Eq()], [ast.Constant(0.0)]), ast.Constant(0.0), contribution)
+        # (differentiated again, the hold says that every path of the contribution's adjoint ends in it:
+        # unused_elements.held_values, so the root before it is held in turn)
+        return ast.Call(ast.Name("held_still", ast.Load()), [held, g], []) if sweep.derivable else held
     if isinstance(contribution, ast.Call) and getattr(contribution.func, "id", None) == "unbroadcast" \
             and contribution.args:
         held = ast.Call(ast.Name("held_still", ast.Load()), [contribution.args[0], g], [])
@@ -223,4 +271,5 @@ def held_if_still(node: Node, param: str, contribution: ast.expr, g: ast.expr, s
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, g], [])
 
 
-__all__ = ["blown_values", "finite_there", "held_if_still", "may_blow_up", "region_values", "still_adjoints"]
+__all__ = ["blown_values", "eligibility", "finite_there", "held_if_still", "may_blow_up", "region_edges",
+           "region_values", "still_adjoints", "value_inputs"]

@@ -30,6 +30,7 @@ from ..ir.nodes import Const, Global, Node, Operand, Var, operand_ast
 from ..ir.shapes import Shape
 from ..rules.structural import GETITEM, is_setitem
 from ..rules.table import LINEAR, tangent_name
+from .held_dots import held_in_a_dot
 from .refusals import not_differentiable
 from .sweep import operand_shape
 from .zero_factors import slope_may_be_infinite
@@ -133,7 +134,7 @@ def _contributions(node: Node, state: Tangents, templates: dict, derived: bool =
             continue
         if param not in templates:
             raise not_differentiable(node.rule, param, _shapes(node, state), state.location(node.line))
-        own = {**bindings, tangent_name(param): dot}
+        own = {**bindings, tangent_name(param): held_in_a_dot(dot, node, param, state)}
         if derived:
             own["g"] = dot
         contribution = instantiate(templates[param], own)

@@ -93,6 +93,18 @@ def with_persistence(contribution: ast.expr, persist) -> ast.expr:
     return Add().visit(contribution)
 
 
+def zero_persistence(operand: Operand, definitions: dict[str, Node]) -> ast.expr | None:
+    """The condition under which `operand` is ``a - b`` of two operands that are one function near the
+    point (``r - np.clip(r, -d, d)``: ``(r > -d) & (r < d)``), so 0 on a neighbourhood; or None."""
+    terms = _difference_of_same(operand, Const(0.0), definitions)
+    if not terms:
+        return None if terms is None else ast.Constant(True)
+    condition = terms[0]
+    for term in terms[1:]:
+        condition = ast.BinOp(condition, ast.BitAnd(), term)
+    return condition
+
+
 def _difference_of_same(tied: Operand, other: Operand, definitions: dict[str, Node]) -> list[ast.expr] | None:
     """Conditions under which `tied` is ``a - b`` of two operands that are one function near the point
     and `other` the constant 0 (``np.maximum(x - x, 0.0)``: 0 whatever x is), or None."""

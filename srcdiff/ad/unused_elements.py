@@ -100,6 +100,7 @@ def held_values(function: Function) -> frozenset[str]:
 _HOLD = "srcdiff.rules.kinks.held_still"
 _SCATTER = "srcdiff.rules.runtime.index_add"
 _UNBROADCAST = "srcdiff.rules.runtime.unbroadcast"
+_SUMS = {"numpy.sum", "numpy.mean"}
 _DOTS = {"numpy.dot", "numpy.vdot", "numpy.inner", "numpy.matmul", "operator.matmul"}
 #: the helpers of a kink's or a tie's derivative, NaN where their condition (first argument) holds
 _NAN_HELPERS = {"kink_nan", "tie_nan", "tie_still_nan"}
@@ -111,6 +112,8 @@ _NUMERATORS = {"operator.truediv": "x", "numpy.divide": "x", "numpy.true_divide"
 _PASSING = {"operator.add", "operator.sub", "operator.neg", "operator.pos", "numpy.add", "numpy.subtract",
             "numpy.negative", "numpy.positive", "copy", "numpy.asarray", "numpy.array", "numpy.asanyarray",
             "numpy.ascontiguousarray"}
+#: a generated gradient's copy before a write in place: the same shape whether or not it is known
+_COPY = "srcdiff.rules.runtime.copy_array"
 
 
 def _looped(block) -> set[int]:
@@ -158,12 +161,16 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
                                                             after if after is not None else ast.Constant(1.0)], [])
     if user.rule.name == _SCATTER:
         return _scattered(user, params, value, active, after)
-    if user.rule.name == _UNBROADCAST and params == ["a"] and after is not None:
-        # (a's adjoint is the result's spread back over a's shape: ``g + zeros_like(a)``)
+    whole_sum = user.rule.name in _SUMS and user.static.get("axis") is None and not user.static.get("where")
+    if (user.rule.name == _UNBROADCAST and params == ["a"] or whole_sum) and after is not None:
+        # (a's adjoint is the result's spread back over a's shape: ``g + zeros_like(a)``; so is a sum's
+        # of every element: the bound of a clip summed back from its broadcast, np.mean's alike)
         if alike(own, operand_shape(user.out, shape_of)):
             return after
         zeros = ast.Call(ast.Name("zeros_like", ast.Load()), [ast.Name(value.name, ast.Load())], [])
         return ast.BinOp(_np("not_equal", after, ast.Constant(0.0)), ast.Add(), zeros)
+    if user.rule.name == _COPY:
+        return after
     if len(params) != 1 or not own.known:
         return None
     if user.rule.name in _DOTS:
@@ -203,9 +210,15 @@ def _dotted(user: Node, param: str, own, shape_of: dict, active: set[str], after
     """`_mask` through the dot product of two vectors, the other one not moving (``np.dot(W, r)``):
     this one's adjoint is ``g * W``, unused where W is 0."""
     other = next((v for p, v in zip(user.rule.params, user.inputs) if p != param), None)
-    if own.ndim != 1 or not isinstance(other, (Var, Const, Global)) or isinstance(other, Var) and other.name in active \
-            or not alike(operand_shape(other, shape_of), own):
+    if own.ndim != 1 or not isinstance(other, (Var, Const, Global)) or isinstance(other, Var) and other.name in active:
         return None
+    if not alike(operand_shape(other, shape_of), own):
+        if param != user.rule.params[-1] or after is not None:
+            return None
+        # (``W @ y`` with W a matrix, or of a shape told at run time, a module list's: y's element j is
+        # unused where W's column j is all 0)
+        name = ast.unparse(operand_ast(other))
+        return ast.parse(f"np.sum(np.abs(np.reshape({name}, (-1, np.shape({name})[-1]))), axis=0)", mode="eval").body
     return operand_ast(other) if after is None else _both(operand_ast(other), after)
 
 
@@ -312,8 +325,11 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     mask = copy.deepcopy(mask)
     nonzero = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "not_equal", ast.Load()), [mask, ast.Constant(0.0)],
                        [])
-    if not _shaped_like_value(contribution, node, param, sweep):
+    shaped = _shaped_like_value(contribution, node, param, sweep)
+    if not (shaped or node.rule.elementwise):
         return contribution  # (a reduction's operand, ``x.std(axis=1)``: the mask is shaped like its result)
+    # (an elementwise rule's kink and tie helpers are shaped like its value, before a number's share, np.clip's
+    # bound, is summed back over the broadcast)
     for call in ast.walk(contribution):
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "kink" and call.args:
             call.args[0] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "logical_and", ast.Load()),
@@ -326,7 +342,7 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
             and call.func.id in _NAN_HELPERS and call.args]
     for call in nans:
         call.args[0] = _np("logical_and", call.args[0], copy.deepcopy(nonzero))
-    if nans:
+    if nans or not shaped:
         return contribution
     if _unbounded_factor(node, param, sweep):
         pass  # (a product with a factor that may be infinite: ``0 * inf`` where the mask is 0)

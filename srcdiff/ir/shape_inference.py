@@ -180,6 +180,9 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
                 return Shape((shapes.ONE if math.ceil((stop - start) / step) == 1 else shapes.MANY,))
     if name == "nograd" and isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len":
         return shapes.SCALAR  # an int: ``loss / len(xs)`` stays a number the code knows
+    if name == "nograd" and isinstance(expr, ast.Attribute) and expr.attr in ("size", "ndim") and len(operands) == 1 \
+            and operands[0].known and _names(expr.value, item.inputs[0]):
+        return shapes.SCALAR  # an int: np.mean's ``1.0 / x.size`` in a generated gradient
     if name == "nograd" and isinstance(expr, ast.BinOp) and _scalar_arithmetic(expr, operands, item.inputs):
         return shapes.SCALAR  # ``n - 1 - k``, reversed(list(enumerate(xs)))'s item: an int, as the counter
     if name == "nograd" and len(operands) == len(item.inputs) and _elementwise_test(expr, item.inputs):

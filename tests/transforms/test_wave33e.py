@@ -36,7 +36,8 @@ WRONG / BAD), the same before and after:
 The WRONG cell is open (before and after): the Hessian of held-out huber_clip_excess,
 ``mean(0.5 * c ** 2 + d * np.abs(r - c))`` with ``c = np.clip(r, -d, d)``, is NaN: inside the band
 ``r - c`` is 0 near the point, and abs's second derivative there is a tie's NaN (srcdiff does not
-prove that the zero persists).  test_hessian_where_the_excess_is_zero_nearby pins it (strict xfail).
+prove that the zero persists).  test_hessian_where_the_excess_is_zero_nearby pinned it (a strict xfail;
+fixed in wave 35f: the difference of one function with itself is 0 nearby, tests/transforms/test_wave35f.py).
 
 Ratios grad/hand (value_and_grad/hand), before -> after, benchmarks/variants.py --quick --rounds 7,
 CPU clock, one core, before (this branch's start) and after interleaved twice on a shared machine
@@ -81,9 +82,9 @@ AT_KINKS = {"winsor_sq_ties", "huber_sq_hinge_ties", "cap_square_ties", "clip_bo
 #: check their gradients against the debug gradient and by hand
 ON_KINKS = {"winsor_sq_ties", "cap_square_ties"}
 
-#: open (before and after this wave): the Hessian of d |r - clip(r)| inside the band, where r - clip(r)
-#: is 0 near the point, is NaN (abs's second derivative at 0: srcdiff does not prove the zero persists)
-NAN_HESSIAN = {"huber_clip_excess"}
+#: (the Hessian of d |r - clip(r)| inside the band, where r - clip(r) is 0 near the point, was NaN until
+#: wave 35f: srcdiff proves the zero persists, ad/ties.zero_persistence)
+NAN_HESSIAN: set = set()
 
 
 def programs():
@@ -113,9 +114,9 @@ def test_every_transformation(program):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open: abs of r - clip(r), 0 near the point, has a NaN second derivative")
 def test_hessian_where_the_excess_is_zero_nearby():
-    """Huber as half the clipped square plus d |r - clip(r)|: inside the band the Hessian is X^T X / n."""
+    """Huber as half the clipped square plus d |r - clip(r)|: inside the band the Hessian is X^T X / n
+    (a strict xfail until wave 35f)."""
     program = next(p for p in programs() if _name(p) == "huber_clip_excess")
     w_, X, y, d = program.args
     r = X @ w_ - y

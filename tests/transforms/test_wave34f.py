@@ -56,15 +56,12 @@ unchanged, compared statement by statement; the masks are second-order code.
 
 Open:
 
-* the gradient of ``np.dot(W, np.sqrt(x))`` is NaN where W and x are 0 (first order: the dot's adjoint
-  is not held still), and so is hvp's row there.
-* ``math.sqrt(x[i])`` times a zero weight in a loop: refused at the line (ZeroDivisionError of Python
-  floats): an adjoint that reaches a value through a loop's carry is not known to stand still.
+* (fixed in wave 35f, test_wave35f.py) the gradient of ``np.dot(W, np.sqrt(x))`` where W and x are 0,
+  and ``math.sqrt(x[i])`` times a zero weight in a loop (refused at the line with ZeroDivisionError).
 * the gradient's component that is a kinked value itself (``abs_times_other``: grad_1 = |x0|) gets
   abs'(0) = 0 in the Hessian where no derivative exists (as ``np.abs(x[:1]) * x[1:2]`` always did);
-  wave 33b's strict xfail for it stays.  A kink reached through a loop's carry (max_in_a_loop),
-  ``np.clip(x, x[0] * 1.0, 10) ** 3`` (its lower bound's share is summed over the broadcast: column 0
-  NaN by reverse over reverse, hvp exact off the tie), the huber_clip_excess Hessian: not reached.
+  wave 33b's strict xfail for it stays.  A kink reached through a loop's carry (max_in_a_loop): not
+  reached (``np.clip(x, x[0] * 1.0, 10) ** 3`` and the huber_clip_excess Hessian: fixed in wave 35f).
 """
 
 from __future__ import annotations
