@@ -75,7 +75,7 @@ def test_every_transformation(program):
     matrix.assert_ok_or_na(program, ("jvp", "vjp", "hessian", "hvp", "jacobian", "tree"))
 
 
-@pytest.mark.parametrize("program", table(w.REFUSED), ids=_name)
+@pytest.mark.parametrize("program", table(w.REFUSED + w.GRAD_REFUSED), ids=_name)
 def test_refused_at_the_line(program):
     matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "numba"))
 

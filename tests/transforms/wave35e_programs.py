@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import wave35e_data
+from . import wave34j_programs, wave35e_data
 from . import wave35e_data as data
 
 # ---- np.median along an axis ----
@@ -253,6 +253,30 @@ def visited_while(x):
     return total
 
 
+def seen_else_branch(x):
+    seen = [False] * 5
+    total = 0.0
+    for v in [0, 2, 1, 2, 0, 4]:
+        if seen[v]:
+            total = total + 0.1 * x[v]
+        else:
+            seen[v] = True
+            total = total + np.sin(x[v])
+    return total
+
+
+def first_visit_flags(x, order=(3, 1, 3, 0, 1)):
+    flags = [False, False, False, False]
+    out = 0.0
+    for k in order:
+        if flags[k]:
+            out = out - x[k] ** 2
+        else:
+            out = out + np.exp(x[k])
+            flags[k] = True
+    return out
+
+
 def _v(r, n=6):
     return r.normal(size=n)
 
@@ -289,6 +313,11 @@ REFUSED = [
     ("coupling_computed_key", coupling_computed_key, lambda r: (_v(r, 4),), 0),
     ("diagonal_swapped_axes", diagonal_swapped_axes, lambda r: (_m(r, (3, 4)),), 0),
 ]
+#: refused by grad at the user's line (open): a list written by index in an ``if`` with no ``else`` in a loop
+#: ("writes into seen by index and also assigns it a different array"; with an ``else`` it is read: SEEN)
+GRAD_REFUSED = [
+    ("seen_by_index", seen_by_index, lambda r: (_v(r, 5),), 0),
+]
 MODULE_ARRAYS = [
     ("data_least_squares", data_least_squares, lambda r: (_v(r, 3),), 0),
     ("data_full_module_name", data_full_module_name, lambda r: (_v(r, 3),), 0),
@@ -311,7 +340,9 @@ INDEX_ADDS = [
     ("add_at_local_tuple", add_at_local_tuple, lambda r: (_v(r, 3),), 0),
 ]
 SEEN = [
-    ("seen_by_index", seen_by_index, lambda r: (_v(r, 5),), 0),
-    ("seen_marked_before", seen_marked_before, lambda r: (_v(r, 5),), 0),
     ("visited_while", visited_while, lambda r: (_v(r, 5),), 0),
+    ("seen_else_branch", seen_else_branch, lambda r: (_v(r, 5),), 0),
+    ("first_visit_flags", first_visit_flags, lambda r: (_v(r, 4),), 0),
+    ("seen_marked_before", seen_marked_before, lambda r: (_v(r, 5),), 0),
+    ("shortest_by_edges", wave34j_programs.shortest_by_edges, lambda r: (r.uniform(0.5, 1.5, 7),), 0),
 ]
