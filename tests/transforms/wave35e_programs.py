@@ -214,6 +214,13 @@ def add_at_local_tuple(x):
     return np.sum(out * np.array([[1.0, 2.0], [3.0, 4.0]]))
 
 
+def add_at_local_tuple_sine(x):
+    idx = (np.array([0, 1, 1, 0]), np.array([1, 0, 0, 1]))
+    out = np.eye(2)
+    np.add.at(out, idx, np.tanh(x))
+    return np.sum(np.sin(out) ** 2)
+
+
 # ---- a list of bools written by index, read in conditions ----
 
 NEIGHBOURS = [[1, 2], [0, 3], [3], [], [0]]
@@ -338,6 +345,7 @@ INDEX_ADDS = [
     ("add_at_scalar_parameter", add_at_scalar_parameter, lambda r: (_v(r, 3),), 0),
     ("add_at_rows_of_parameter", add_at_rows_of_parameter, lambda r: (_m(r, (2, 2)),), 0),
     ("add_at_local_tuple", add_at_local_tuple, lambda r: (_v(r, 3),), 0),
+    ("add_at_local_tuple_sine", add_at_local_tuple_sine, lambda r: (_v(r, 4),), 0),
 ]
 SEEN = [
     ("visited_while", visited_while, lambda r: (_v(r, 5),), 0),
