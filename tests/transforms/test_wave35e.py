@@ -8,6 +8,7 @@ CENSUS_PLACEHOLDER
 from __future__ import annotations
 
 import copy
+import importlib.util
 
 import numpy as np
 import pytest
@@ -120,3 +121,17 @@ def test_a_table_of_tables_changed_between_calls_is_seen():
         w.COUPLING[0][1] = 0.5
     np.testing.assert_allclose(g(x), _central(w.coupling_double_loop, x), rtol=1e-5, atol=1e-6)
 
+
+
+def test_another_modules_array_in_the_tools(tmp_path):
+    """``data.X`` in the tools that run the program's nodes one by one (trace) and in debug mode (they evaluated
+    the read as one name ``data.X``: a NameError), and in an exported module (which imports the module)."""
+    x = np.array([0.3, -0.2, 0.5])
+    want = srcdiff.grad(w.data_least_squares)(x)
+    np.testing.assert_allclose(srcdiff.grad(w.data_least_squares, debug=True)(x), want)
+    assert "data_least_squares" in str(srcdiff.trace(w.data_least_squares, x))
+    path = srcdiff.export(w.data_least_squares, x, path=tmp_path / "exported.py")
+    spec = importlib.util.spec_from_file_location("exported", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    np.testing.assert_allclose(module.data_least_squares_grad(x), want)
