@@ -51,7 +51,7 @@ ACCEPTED = w.MEDIANS + w.DIAGONALS + w.TABLES + w.MODULE_ARRAYS + w.CONVOLUTIONS
 NUMBA_REFUSED: set = set()
 #: the rows the default run keeps (first order), and takes through jit="numba" (NUMBA_KEPT: numba compiles
 #: for seconds)
-KEPT = {"median_rows", "upper_diagonal", "coupling_double_loop", "data_least_squares"}
+KEPT = {"median_rows", "upper_diagonal", "coupling_double_loop", "counts_of_counts", "data_least_squares"}
 NUMBA_KEPT = {"median_rows", "coupling_double_loop", "data_least_squares"}
 
 

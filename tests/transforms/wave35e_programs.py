@@ -115,6 +115,19 @@ def graph_keys_method(x):
     return out
 
 
+#: ints keyed by ints: the base iterated ``COUNTS[i]`` by position, its values taken for its keys (a WRONG
+#: gradient, [4, 5] for [3, 4.5] at (0.5, 2.0), where other tables raised a KeyError)
+COUNTS = {0: {0: 1, 1: 1}, 1: {0: 0, 1: 1}}
+
+
+def counts_of_counts(x):
+    total = 0.0
+    for i in COUNTS:
+        for j in COUNTS[i]:
+            total = total + COUNTS[i][j] * x[i] * x[j]
+    return total
+
+
 def coupling_computed_key(x):
     total = 0.0
     for k in range(2):
@@ -312,6 +325,7 @@ TABLES = [
     ("graph_values", graph_values, lambda r: (_v(r, 4),), 0),
     ("coupling_generator", coupling_generator, lambda r: (_v(r, 4),), 0),
     ("graph_keys_method", graph_keys_method, lambda r: (_v(r, 4),), 0),
+    ("counts_of_counts", counts_of_counts, lambda r: (_v(r, 2),), 0),
 ]
 #: refused at the user's line: a table read at a key the code computes, saying to loop over the table's keys
 #: (the loop iterated the inner dict by position: its values taken for its keys); np.diagonal with its axes
