@@ -60,6 +60,9 @@ def operand_ast(operand: Operand) -> ast.expr:
             member = operand.value
             return ast.Attribute(ast.Name(type(member).__name__, ast.Load()), member.name, ast.Load())
         return ast.Constant(operand.value)
+    if isinstance(operand, Global) and "." in operand.name:  # data.X, another module's array (lower/module_arrays.py)
+        module, attr = operand.name.rsplit(".", 1)
+        return ast.Attribute(ast.Name(module, ast.Load()), attr, ast.Load())
     return ast.Name(operand.name, ast.Load())
 
 

@@ -15,6 +15,7 @@ import ast
 import builtins
 
 from ..frontend.depends import MISSING, Dependency, is_simple
+from ..ir.nodes import Const
 from .state import LoweringState
 from .static_values import static_value
 from .table_keys import table_keys
@@ -34,13 +35,35 @@ class _Iterated:
 
 
 def module_dict(state: LoweringState, node: ast.expr):
-    """The dict a Name/Attribute chain of the module names (not a local or a parameter), else None."""
+    """The dict a Name/Attribute chain of the module names (not a local or a parameter), or a dict such a
+    dict holds at a key known now (``TABLE[i]``, i a constant or an unrolled loop's key), else None."""
+    if isinstance(node, ast.Subscript):
+        outer = module_dict(state, node.value)
+        key = _known_key(state, node.slice)
+        if outer is None or key is MISSING:
+            return None
+        inner = outer.get(key, MISSING) if is_simple(key) else MISSING
+        return inner if isinstance(inner, dict) else None
     if isinstance(node, ast.Name) and (node.id in state.env or node.id in state.locals):
         return None
     if not isinstance(node, (ast.Name, ast.Attribute)):
         return None
     value = static_value(state, node, record=False)
     return value if isinstance(value, dict) and value is not MISSING else None
+
+
+def _known_key(state: LoweringState, node: ast.expr):
+    """The key `node` spells when it is known now (a constant, or a name an unrolled loop binds), else MISSING."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and isinstance(bound := state.env.get(node.id), Const):
+        return bound.value
+    return MISSING
+
+
+def _nested(d: dict) -> bool:
+    """Whether `d`'s values are numbers and the like, or dicts of them (a table of tables)."""
+    return all(is_simple(v) or isinstance(v, dict) and is_simple(tuple(v.items())) for v in d.values())
 
 
 def _view(state: LoweringState, node: ast.expr) -> tuple | None:
@@ -67,6 +90,15 @@ def dict_iterables(state: LoweringState, it: ast.expr) -> ast.expr:
         return ast.copy_location(ast.Call(it.func, args, []), it)
     found = _view(state, it)
     if found is None:
+        inner = it.value if isinstance(it, ast.Subscript) else None
+        outer = None if inner is None else module_dict(state, inner)
+        if outer is not None and any(isinstance(v, dict) for v in outer.values()):
+            # (a loop over a value iterates it by position: a dict's values taken for its keys)
+            raise state.error(it, f"looping over {ast.unparse(it)}, a dict the module's dict {ast.unparse(inner)} "
+                              "holds, at a key the code computes, is not supported",
+                              f"loop over the keys of {ast.unparse(inner)} itself (for k in {ast.unparse(inner)}: "
+                              f"for j in {ast.unparse(inner)}[k]: ...), at most {UNROLLED_KEYS} of them, with no "
+                              "break or return in the loop")
         return it
     d, view, named = found
     items = _VIEWS[view](d)
@@ -95,7 +127,8 @@ def unrolled_keys(state: LoweringState, stmt: ast.For) -> tuple | None:
     if found is None:
         return table_keys(state, stmt)  # for name in names: ACTS[name](h), names strings known now
     d, view, named = found
-    if view == "values" or not 0 < len(d) <= UNROLLED_KEYS or not is_simple(tuple(d.items())) or any(
+    simple = is_simple(tuple(d.items())) or view == "keys" and _nested(d)  # (TABLE[i][j]: i a constant)
+    if view == "values" or not 0 < len(d) <= UNROLLED_KEYS or not simple or any(
             isinstance(n, (ast.Break, ast.Continue, ast.Return)) for s in stmt.body for n in ast.walk(s)):
         return None
     key = stmt.target if view == "keys" else stmt.target.elts[0] if isinstance(stmt.target, ast.Tuple) else None

@@ -21,7 +21,11 @@ _NP_ASARRAY = ast.Call(ast.parse("np.asarray", mode="eval").body, [], [])  # the
 
 def lower_list(lower: ExpressionLowerer, node: ast.List, target) -> Operand:
     if _data(node) and not _grown(lower.state, target):
-        return opaque(lower, node, target)
+        out = opaque(lower, node, target)
+        if isinstance(out, Var):  # a display makes a new list each time it runs: it may be written by index
+            lower.state.sharing.fresh(out.name)  # (``seen = [False, False]; seen[v] = True``), as ``[0.0] * n``
+            lower.state.sharing.containers.add(lower.state.sharing.owner_of(out))
+        return out
     return new_list(lower, [lower.expr(e) for e in node.elts], target)
 
 

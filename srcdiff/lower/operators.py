@@ -15,6 +15,7 @@ from .enum_members import member_attribute
 from .expressions import ExpressionLowerer
 from .fft_parts import fft_attribute
 from .logistic_forms import logistic_quotient
+from .module_arrays import module_array
 from .opaque import is_dtype_object, opaque, text
 from .smooth_squares import even_power, is_square, square
 from .static_values import numbers, static_value
@@ -95,6 +96,9 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
                               "build the list once and loop over it as built (`for f in fs:`), or call "
                               "the functions by name")
         module = static_value(state, node.value, False) if isinstance(node.value, ast.Name) else None
+        read = module_array(state, node, module, value)
+        if read is not None:  # data.X: an array another module holds, read when run (module_arrays.py)
+            return read
         if isinstance(module, type(ast)):
             raise state.error(node, f"{ast.unparse(node)} is a {type(value).__name__} another module holds: srcdiff "
                               "reads such data by a name of the function's own module",

@@ -44,6 +44,10 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
             lower.state.parsed.include([Dependency(held, key, held[key])])
             return Const(held[key])
         return opaque(lower, spelled, target)
+    if isinstance(node.value, ast.Subscript) and _module_data_item(lower, node.value):
+        known = _module_data_constant(lower, node)  # TABLE[i][j] of a table of tables, i and j known now
+        if known is not MISSING:  # (an unrolled loop's keys): the number, as at constant indices
+            return Const(known)
     key = _text_key(lower, node.slice)
     if isinstance(node.value, ast.Name) and key is not None \
             and (isinstance(lower.expr(node.value), Global) or module_dict(lower.state, node.value) is not None):

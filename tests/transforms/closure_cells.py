@@ -62,7 +62,7 @@ def _narrowed(value):
     return value
 
 
-def cell_float32(ref: matrix.Reference):
+def cell_float32(ref: matrix.Reference, jit=None):
     p = ref.p
     args = [_narrowed(a) for a in copy.deepcopy(p.args)]
     if not any(leaf.dtype == np.float32 for leaf in leaves.float_leaves(args[p.wrt]) if isinstance(leaf, np.ndarray)):
@@ -74,7 +74,7 @@ def cell_float32(ref: matrix.Reference):
             want = matrix.Reference(narrow)
     except Exception:  # noqa: BLE001  no reference at the float32 point
         return matrix.NA, "no reference at the float32 point"
-    got = srcdiff.grad(p.func, wrt=p.wrt)(*copy.deepcopy(args))
+    got = srcdiff.grad(p.func, wrt=p.wrt, jit=jit)(*copy.deepcopy(args))
     for mine, theirs in zip(leaves.float_leaves(got), leaves.float_leaves(args[p.wrt])):
         if isinstance(theirs, np.ndarray) and theirs.dtype == np.float32 and np.result_type(mine) != np.float32:
             raise matrix.Wrong(f"float32: a {np.result_type(mine)} gradient of a float32 argument")

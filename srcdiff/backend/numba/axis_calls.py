@@ -7,6 +7,8 @@
 * ``np.quantile(a, q, axis=k)`` and ``np.percentile(a, p, axis=k)`` (NumPy's default method,
   "linear"): ``quantile_along(a, q, k)``, numba's quantile of each row, ``q`` a number, a list
   or a 1-D array (``p / 100`` for a percentile, as NumPy divides it);
+* ``np.median(a, axis=k)`` and ``np.nanmedian(a, axis=k)`` with a constant axis: ``median_along(a, k)``
+  / ``nanmedian_along(a, k)``, numba's median of each row (numba's own takes no axis);
 * ``np.cross(a, b, axisa, axisb, axisc, axis)`` with constant axes other than the last (the
   adjoint of a cross product along given axes passes them by position):
   ``cross_axes(a, b, axisa, axisb, axisc)``, numba's cross product of the moved operands, its
@@ -68,6 +70,10 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
                     q = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load()), [q], [])
                 q = ast.BinOp(q, ast.Div(), ast.Constant(100.0))
             return "quantile_along", [args[0], q, axis]
+    if _is_np(func, "median", "nanmedian") and 1 <= len(args) <= 2 and set(keywords) <= {"axis"}:
+        axis = args[1] if len(args) == 2 else keywords.get("axis")
+        if axis is not None and _constant_axis(axis):
+            return f"{func.attr}_along", [args[0], axis]
     if _is_np(func, "cross") and 2 <= len(args) <= 6 and set(keywords) <= set(CROSS_AXES):
         named = dict(zip(CROSS_AXES, args[2:])) | keywords
         values = {k: _constant(v) for k, v in named.items()}
@@ -169,6 +175,41 @@ def _quantile_along(a, q, axis):
     return made(text, DTYPE=dtype)
 
 
+def median_along(a, axis):
+    return np.median(a, axis=axis)
+
+
+def nanmedian_along(a, axis):
+    return np.nanmedian(a, axis=axis)
+
+
+def _rows_of(a, axis, name: str, reduce: str):
+    """The text of an impl applying numba's `reduce` (``np.median``) to each row of `a` along `axis`."""
+    if not isinstance(a, types.Array):
+        return None
+    perm = _moved_last(a.ndim, _literal(axis, name) % a.ndim)
+    text = ("def impl(a, axis):\n"
+            f"    moved = np.ascontiguousarray(a.transpose({perm}))\n"
+            "    rows = moved.reshape((-1, moved.shape[-1]))\n"
+            "    out = np.empty(rows.shape[0], DTYPE)\n"
+            "    for i in range(rows.shape[0]):\n"
+            f"        out[i] = {reduce}(rows[i])\n")
+    text += "    return out[0]\n" if a.ndim == 1 else "    return out.reshape(moved.shape[:-1])\n"
+    return made(text, DTYPE=_floating(as_dtype(a.dtype)))
+
+
+@overload(median_along, prefer_literal=True)
+def _median_along(a, axis):
+    """NumPy's median of the rows along `axis`."""
+    return _rows_of(a, axis, "median", "np.median")
+
+
+@overload(nanmedian_along, prefer_literal=True)
+def _nanmedian_along(a, axis):
+    """NumPy's nanmedian of the rows along `axis`."""
+    return _rows_of(a, axis, "nanmedian", "np.nanmedian")
+
+
 def cross_axes(a, b, axisa, axisb, axisc):
     return np.cross(a, b, axisa, axisb, axisc)
 
@@ -237,6 +278,7 @@ def _heaviside_of(x, h):
                 "    return out.reshape(shape)\n", DTYPE=dtype, step=_step)
 
 
-HELPERS = ("trapezoid_along", "quantile_along", "cross_axes", "heaviside_of")
+HELPERS = ("trapezoid_along", "quantile_along", "median_along", "nanmedian_along", "cross_axes", "heaviside_of")
 
-__all__ = ["HELPERS", "cross_axes", "heaviside_of", "quantile_along", "spell", "trapezoid_along"]
+__all__ = ["HELPERS", "cross_axes", "heaviside_of", "median_along", "nanmedian_along", "quantile_along", "spell",
+           "trapezoid_along"]

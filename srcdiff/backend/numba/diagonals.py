@@ -8,6 +8,8 @@ numba types both sides of a conditional expression, and the matrix side indexes
 compiled for x's type: of a vector, the k-th diagonal of the matrix g; of a matrix, g placed
 on the k-th diagonal of zeros of x's shape (what the NumPy form computes).
 
+``np.diagonal(m, k)`` and ``m.diagonal(k)`` of a matrix (numba has neither): the k-th diagonal, a new array.
+
 ``np.diag([1.0, 0.1])`` of a list or tuple of numbers (a cost matrix written as its diagonal): NumPy makes
 the list an array first; numba's np.diag takes arrays only, so `_diag_of_items` makes the float array of
 the items and gives numba's diagonal matrix of it (ints too: NumPy's dtype of a list of ints and floats).
@@ -19,6 +21,7 @@ import ast
 
 import numpy as np
 from numba import types
+from numba.extending import overload_method
 
 from ...rules import write_helpers
 from .naming import made, overload
@@ -50,6 +53,45 @@ def _diag_adjoint(g, x, k):
                 out[i - k, i] = g[i]
         return out
     return placed
+
+
+@overload(np.diagonal, prefer_literal=True)
+def _diagonal(a, offset=0, axis1=0, axis2=1):
+    """``np.diagonal(m, k)`` of a matrix (numba has no np.diagonal): the k-th diagonal, a new array; axes
+    given as constants 0 and 1 in either order (swapped: the transposed matrix's)."""
+    axes = [_constant_int(t, d) for t, d in ((axis1, 0), (axis2, 1))]
+    if not (isinstance(a, types.Array) and a.ndim == 2 and sorted(axes) == [0, 1]
+            and isinstance(offset, (types.Integer, types.Omitted, int))):
+        return None
+    m = "a" if axes == [0, 1] else "a.T"
+    return made("def impl(a, offset=0, axis1=0, axis2=1):\n"
+                f"    m = {m}\n"
+                "    k = offset\n"
+                "    n = max(0, min(m.shape[0] + min(k, 0), m.shape[1] - max(k, 0)))\n"
+                "    out = np.empty(n, m.dtype)\n"
+                "    for i in range(n):\n"
+                "        out[i] = m[i - min(k, 0), i + max(k, 0)]\n"
+                "    return out\n")
+
+
+@overload_method(types.Array, "diagonal")
+def _diagonal_method(a, offset=0, axis1=0, axis2=1):
+    """``m.diagonal(k)``: np.diagonal's (above)."""
+    if a.ndim != 2:
+        return None
+
+    def impl(a, offset=0, axis1=0, axis2=1):
+        return np.diagonal(a, offset, axis1, axis2)
+    return impl
+
+
+def _constant_int(t, default: int):
+    """The value of an axis argument's type: its default when omitted, None when not a constant int."""
+    if isinstance(t, (types.Omitted, type(None))):
+        return default
+    if isinstance(t, types.IntegerLiteral):
+        return t.literal_value
+    return t if type(t) is int else None
 
 
 def _is_number(t) -> bool:

@@ -4,7 +4,8 @@ with index arrays that broadcast together (``z[rows[:, None], top]``); and with 
 integers (the adjoint of reading ``logB[:, o]`` in a loop: each place named once).  srcdiff's
 ``index_add(base, (mask,), v)`` with a boolean mask of base's shape (the adjoint of ``w[labels ==
 k]`` in forward mode over a gradient) is written as a loop over the mask: numba has no index by a
-tuple of one boolean array.
+tuple of one boolean array.  ``np.add.at(out, idx, v)`` of a tuple ``idx = (rows, cols)`` a name holds
+comes as ``((rows, cols),)``: the tuple itself, as NumPy reads ``out[idx]``.
 
 numba reads past an array's end unchecked, so each index is checked first, as NumPy's
 ``add.at`` does (an ``IndexError``, raised again by the Python gradient with its line)."""
@@ -180,3 +181,25 @@ def _index_add_mask(base, index, value):
 
 
 HELPERS = ()
+
+
+def _wrapped_tuple(index) -> bool:
+    """Whether `index` is ``(t,)`` of a tuple `t` of index arrays (``np.add.at(out, idx, v)`` of a tuple
+    ``idx = (rows, cols)`` a name holds: the gradient's index is the 1-tuple of it)."""
+    return isinstance(index, types.BaseTuple) and len(index.types) == 1 and isinstance(index.types[0], types.BaseTuple)
+
+
+@overload(index_read)
+def _index_read_wrapped(a, index):
+    """``index_read(g, ((rows, cols),))``: ``g[rows, cols]``, as NumPy's ``g[idx]`` of the tuple idx."""
+    if not (isinstance(a, types.Array) and _wrapped_tuple(index)):
+        return None
+    return lambda a, index: index_read(a, index[0])
+
+
+@overload(index_add)
+def _index_add_wrapped(base, index, value):
+    """``index_add(out, ((rows, cols),), v)``: np.add.at(out, (rows, cols), v) into a copy."""
+    if not (isinstance(base, types.Array) and _wrapped_tuple(index)):
+        return None
+    return lambda base, index, value: index_add(base, index[0], value)

@@ -16,8 +16,9 @@
 * ``index_add(vals_bar, (2,), v)`` into such a list (forward mode over its gradient: a Hessian);
 * the adjoint of such a list read as an array (``float_array(vals_bar, True)``); where that
   adjoint is a list of zeros before a loop and such an array in it (numba refuses: "Cannot
-  unify list(float64) and array(float64, 1d, C)"), `retried` makes the zeros an array of the
-  same values from the start (indexed, added to and read alike).
+  unify list(float64) and array(float64, 1d, C)", or no ``add`` of a list and an array), `retried` makes
+  the zeros an array of the same values from the start (indexed, added to and read alike);
+* ``zero_item(dist_bar, k)`` of such a list: a float array, item k zero.
 
 Where the types are not of these forms nothing here applies, and numba refuses the line.
 """
@@ -36,7 +37,7 @@ from . import missing
 from .missing import float_array
 from .naming import overload
 from .pads import index_add
-from .runtime import set_item
+from .runtime import set_item, zero_item
 from .tuple_parts import index_read
 
 
@@ -48,7 +49,9 @@ def _is_number(t) -> bool:
 def _set_list_item(x, index, v):
     # (a list of ints written with an int: a counter ``count[g] += 1``, which stays ints in Python too)
     ints = isinstance(x, types.List) and isinstance(x.dtype, types.Integer) and isinstance(v, types.Integer)
-    if not ((ints or isinstance(x, types.List) and isinstance(x.dtype, types.Float) and _is_number(v))
+    # (a list of flags written with a flag: ``seen[v] = True``, read in conditions)
+    flags = isinstance(x, types.List) and isinstance(x.dtype, types.Boolean) and isinstance(v, types.Boolean)
+    if not ((ints or flags or isinstance(x, types.List) and isinstance(x.dtype, types.Float) and _is_number(v))
             and isinstance(index, types.Integer)):
         return None
 
@@ -57,6 +60,22 @@ def _set_list_item(x, index, v):
         y[index] = v
         return y
     return write
+
+
+@overload(zero_item)
+def _zero_list_item(g, index):
+    """``zero_item(dist_bar, k)`` of the adjoint of a list of numbers a loop writes by index: a float array
+    of its items with item k zero (the Python gradient's, rules/runtime.zero_item)."""
+    if not (isinstance(g, types.List) and _is_number(g.dtype) and isinstance(index, types.Integer)):
+        return None
+
+    def zero(g, index):
+        out = np.empty(len(g), np.float64)
+        for k in range(len(g)):
+            out[k] = g[k]
+        out[index] = 0.0
+        return out
+    return zero
 
 
 @overload(float_array)
@@ -224,6 +243,9 @@ def _index_read_rows(a, index):
 
 LIST_AND_ARRAY = re.compile(r"Cannot unify (list\(float64\)\S* and array\(float64, 1d, C\)|"
                             r"array\(float64, 1d, C\) and list\(float64\)\S*) for '(\w+)\.\d+'")
+#: such zeros added to an array (``dist_1_bar + zero_item(dist_2_bar, k)``: a list of flags beside the list
+#: of numbers, the adjoint of the numbers' list an array in one branch): numba names no variable
+LIST_ADDED = re.compile(r"\badd\(list\(float64\)\S*, array\(float64, 1d, C\)\)")
 ZEROS = ("zeros_like", "zeros_list")
 
 
@@ -231,10 +253,15 @@ def retried(built, refusal: str):
     """`built` (module.py's `NumbaModule`) with the list of zeros numba's `refusal` names made
     an array of zeros; None when the refusal is another, or no such zeros are found."""
     found = LIST_AND_ARRAY.search(refusal)
-    if not found:
-        return None
     tree = ast.parse(built.source)
-    names = _copies(tree, found.group(2))
+    if found:
+        names = _copies(tree, found.group(2))
+    elif LIST_ADDED.search(refusal):  # (each name zeros are made under that the code adds an array to)
+        added = {n.left.id for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add)
+                 and isinstance(n.left, ast.Name)}
+        names = set().union(*(_copies(tree, name) for name in added)) if added else set()
+    else:
+        return None
     lines = built.source.splitlines(keepends=True)
     spans = sorted(((node.value.lineno, node.value.col_offset, node.value.end_col_offset)
                     for node in ast.walk(tree)

@@ -209,8 +209,8 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
                        f"{name}(), which has no numba version (it is written where the arguments' shapes "
                        "were not all known)")
             continue
-        if isinstance(value, types.ModuleType):
-            imports[name] = (_module_name(value), None)
+        if isinstance(value, types.ModuleType) and scope_reads.chains(part.tree, name, value) is None:
+            imports[name] = (_module_name(value), None)  # (a module of data: its arrays read on each call, below)
             continue
         if id(value) in primals:  # a recursive helper's value, where no gradient flows through it
             recursion.call_value(part.tree, name, primals[id(value)])

@@ -10,12 +10,14 @@ globals are (module.py's `Env`, with the chain as its `path`): a dict rebound or
 in place is seen.  A dict of one type of keys and of values (dict_items.py) read at keys the
 code computes (``RATES[name]``) is passed as the pair (keys, values) and read by
 ``dict_item(pair, key)``, a membership test ``k in RATES`` by ``dict_has(pair, k)``.  A name read
-any other way (iterated, passed whole) stays the one object, which numba refuses at its line.
+any other way (iterated, passed whole) stays the one object, which numba refuses at its line.  A user's
+module read at its data (``data.X``, lower/module_arrays.py) is such an object: each array a parameter.
 """
 
 from __future__ import annotations
 
 import ast
+import types
 
 import numpy as np
 
@@ -23,6 +25,8 @@ from . import dict_items
 
 #: the step of a dict read at a key the code computes: the chain's value is the pair (keys, values)
 INDEXED = ("indexed", None)
+#: modules whose attributes the generated code reads as functions and constants numba compiles in
+_LIBRARIES = ("numpy", "math", "cmath", "scipy", "srcdiff", "builtins")
 #: the step of ``len(d)`` of a dict
 LENGTH = ("len", "len")
 
@@ -31,6 +35,8 @@ def _container(value) -> bool:
     """A value read through its items or attributes: a dict or a plain object."""
     if isinstance(value, dict):
         return True
+    if isinstance(value, types.ModuleType):  # ``data.X`` of a user's module of data (a library's: imported)
+        return value.__name__.partition(".")[0] not in _LIBRARIES
     if isinstance(value, (np.ndarray, np.generic, int, float, complex, bool, str, bytes, list, tuple, type(None))):
         return False
     return hasattr(value, "__dict__") and not callable(value) and type(value).__module__ not in ("builtins",)
