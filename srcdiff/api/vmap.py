@@ -29,7 +29,7 @@ from .vmap_binding import bound_parts, row_of, with_defaults
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_fast import Fast, fast_for
 from .vmap_forward import flat_forward, forward_axes, hvp_arguments, hvp_of
-from .vmap_leaves import leaves_or_none, tree_leaves_batched
+from .vmap_leaves import leaves_or_none, rewritten, tree_leaves_batched
 from .vmap_out import checked_out_axes, placed
 from .vmap_policy import checked_policy, refuse_if_asked, warn
 from .vmap_selects import guarded, selects
@@ -153,7 +153,7 @@ class VmapFunction:
         if examples is not None:
             return self._run_examples(examples, given)
         row = tuple(row_of(v) if a is not None else v for v, a in zip(moved, axes))
-        lowereds, call = [], None
+        lowereds, call, rewrites = [], None, ()
         try:
             if isinstance(func, GradFunction):
                 func, call, _ = func.derivable(row, batching=True)
@@ -168,6 +168,9 @@ class VmapFunction:
                         "(a dict, list, tuple or dataclass argument), a method or a partial cannot be batched yet",
                         "pass the arrays as parameters of their own")
                 lowereds.append(lowered_of(func))
+                rewrites = tuple(call.flat.deps) if call.flat is not None else ()
+            else:  # (a function grad reads rewritten: the same rewrite, batched)
+                func, rewrites = rewritten(func, row)
             names = parameter_names(func)
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
             found, made = batched_code(func, batched, row, jit=self.jit, exact=True)
@@ -178,7 +181,8 @@ class VmapFunction:
                 run = guarded(run)
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)
         except SelectedSideError as exc:
-            self._plan = plan_for(moved, [*lowereds, found], run)  # (other calls may take their sides without error)
+            # (other calls may take their sides without error)
+            self._plan = plan_for(moved, [*lowereds, found], run, rewrites)
             return self._side_raised(exc, key, given, user_axes)
         except SrcDiffError as exc:
             refusal = explained(exc, batching=isinstance(self.func, GradFunction))
@@ -186,7 +190,7 @@ class VmapFunction:
                 raise refusal from None
             examples = self._examples[key] = self._one_at_a_time(len(given), user_axes, refusal)
             return self._run_examples(examples, given)
-        self._plan = plan_for(moved, [*lowereds, found], run)
+        self._plan = plan_for(moved, [*lowereds, found], run, rewrites)
         self.per_example, self._fast = None, fast_for(self._plan, args, moved, user_axes)
         return result
 
