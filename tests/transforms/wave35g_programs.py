@@ -151,6 +151,23 @@ def where_column(x, c):
     return np.sum(np.where(c[:, None] > 0.0, np.where(M > 0.2, M, M ** 3), -M))
 
 
+# ---- helpers of test_wave35g's checks ----
+
+
+def lgamma_branch(x):
+    if x > 0.0:
+        return math.lgamma(x) * x
+    return x * x
+
+
+def tree_probit(params, x, y):
+    return probit(params["w"], x, 1.0 / (1.0 + math.exp(-y))) + params["c"] ** 2 * np.sum(np.hstack([x, x * x]))
+
+
+def erf_energy(x):
+    return math.erf(np.sum(x) / 2.0) ** 2 + np.sum(np.hstack([x, x ** 2]) ** 2)
+
+
 def _vector(r, b):
     return (r.normal(size=(b, N)),), (0,)
 
