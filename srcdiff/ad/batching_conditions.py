@@ -35,6 +35,8 @@ def kept_test(expr: ast.expr) -> bool:
     ``and``/``or``/``not``, ``&``/``|``/``^``, or ``np.all``/``np.any`` of one (``if np.all(x > -1.5):``)."""
     if isinstance(expr, ast.BinOp):
         return isinstance(expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor))
+    if _astype(expr):  # (``(x > 0.2).astype(int)``: a mask of numbers, row by row as the test)
+        return kept_test(expr.func.value)
     if isinstance(expr, ast.Call):
         return isinstance(expr.func, ast.Attribute) and expr.func.attr in ("all", "any") \
             and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"
@@ -119,6 +121,9 @@ def _rows(sub: ast.expr, batched: set[str], state, node) -> tuple[ast.expr, int 
         return _product(sub.args[0], sub.args[1], batched, state, node, dot=True)
     if isinstance(sub, ast.Subscript):
         return _index(sub, batched, state, node)
+    if _astype(sub) and not _reads(sub.args[0], batched):  # elementwise: each row's as its own
+        inner, rank = _rows(sub.func.value, batched, state, node)
+        return ast.Call(ast.Attribute(inner, "astype", ast.Load()), copy.deepcopy(sub.args), []), rank
     elementwise = isinstance(sub, _OPERATORS) or (isinstance(sub, ast.Call) and not sub.keywords and _ufunc(sub.func))
     if not elementwise:
         if isinstance(sub, ast.Call):
@@ -158,6 +163,12 @@ def _logical(sub: ast.expr, written: ast.expr) -> ast.expr:
             out = np_(name, out, v)
         return out
     return sub
+
+
+def _astype(expr: ast.expr) -> bool:
+    """Whether `expr` is ``<value>.astype(<dtype>)`` (one argument, no keywords)."""
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype" \
+        and len(expr.args) == 1 and not expr.keywords
 
 
 def _listed(value) -> list:
@@ -227,20 +238,26 @@ def _index(sub: ast.Subscript, batched: set[str], state, node):
     numbers) in a test: the index past the batch axis, and a row's axes."""
     inner, rank = _rows(sub.value, batched, state, node)
     parts = list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-    if rank is None or _reads(sub.slice, batched) or len(parts) > rank:
+    added = sum(_is_none(p) for p in parts)  # (``x[:, None]``: an axis of length one, after the batch axis too)
+    if rank is None or _reads(sub.slice, batched) or len(parts) - added > rank:
         raise _NotRows
-    dropped = 0
+    dropped = -added
     for p in parts:
         if isinstance(p, ast.Slice):
             if any(e is not None and type(_constant(e)) is not int for e in (p.lower, p.upper, p.step)):
                 raise _NotRows
         elif type(_constant(p)) is int:
             dropped += 1
-        else:  # (an array of positions, None, ...: NumPy may move or add axes)
+        elif not _is_none(p):  # (an array of positions, an Ellipsis, ...: NumPy may move axes)
             raise _NotRows
     new = ast.Subscript(inner, ast.Tuple([ast.Slice(None, None, None), *copy.deepcopy(parts)], ast.Load()),
                         ast.Load())
     return new, rank - dropped
+
+
+def _is_none(part: ast.expr) -> bool:
+    """Whether an index part is None (or ``np.newaxis``): a new axis."""
+    return isinstance(part, ast.Constant) and part.value is None or _is_np(part, "newaxis")
 
 
 def _constant(expr: ast.expr):

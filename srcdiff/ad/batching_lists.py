@@ -110,6 +110,9 @@ def list_node(node: Node, state) -> list | None:
         return _made(node, state, call("list_of_rows", operand_ast(inputs[0])))
     if node.rule.batching_kind == "stacked":  # ``np.linalg.slogdet`` of rows: a pair of rows
         return _made(node, state, stacked(node, state)[0])
+    if func is join_adjoint and node.static.get("kind") in _PROMOTING and reads == [inputs[1]]:  # (`_joined_rows`)
+        return _made(node, state, call("join_adjoint_rows", state.rows(inputs[0]), operand_ast(inputs[1]),
+                                       ast.Constant(node.static["kind"])))
     if func is join_adjoint and node.static.get("kind") in ("concatenate", "stack") \
             and type(node.static.get("axis")) is int and reads == [inputs[1]]:  # a join's adjoint: its rows cut
         axis = node.static["axis"]  # (along the axis the join of rows ran on: `_joined_rows`)
@@ -172,11 +175,19 @@ def _read(node: Node, state, reads: list) -> list:
     state.refuse(node, f"{rule.name} of a list with a batch axis has no batching rule")
 
 
+#: the joins whose axis depends on the items' ranks (rules/join_helpers.py `promoted`), by kind
+_PROMOTING = {"hstack": np.hstack, "vstack": np.vstack, "dstack": np.dstack, "column_stack": np.column_stack}
+
+
 def _joined_rows(node: Node, xs) -> ast.expr | None:
     """``np.concatenate(xs, axis=a)`` / ``np.stack(xs, axis=a)`` of a row list (a head per loop step,
     ``np.concatenate(outs, axis=1)``): every item has the batch axis first, so the join runs along
-    ``a + 1`` (a negative axis counts from the end, which the batch axis does not move); None for
-    other joins (hstack and vstack join along an axis that depends on the items' ndim)."""
+    ``a + 1`` (a negative axis counts from the end, which the batch axis does not move); ``np.hstack``,
+    ``np.vstack``, ``np.dstack`` and ``np.column_stack``, whose axis depends on the items' ranks, as
+    ``join_rows(xs, kind)``, which promotes each item's rows when it runs; None for other joins."""
+    promoting = next((k for k in _PROMOTING if node.rule.func is _PROMOTING[k]), None)
+    if promoting is not None and not node.static and len(node.inputs) == 1:  # np.hstack(xs): its axis, each
+        return call("join_rows", operand_ast(xs), ast.Constant(promoting))  # item's rank, known when it runs
     kind = next((k for k in ("concatenate", "stack") if node.rule is LIST_JOINS.get(getattr(np, k))), None)
     axis = node.static.get("axis", 0)
     if kind is None or type(axis) is not int or set(node.static) - {"axis"} or len(node.inputs) != 1:

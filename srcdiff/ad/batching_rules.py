@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import ast
 import copy
-import math
 
 import numpy as np
 
 from ..ir.nodes import Const, Var
+from .batching_math import math_to_numpy
 from .static_index import static_index
 from .tangent_node import instantiate
 
@@ -49,17 +49,8 @@ def elementwise(node, state):
     replace = {v.name: state.expanded(v, rank, node) for v in node.inputs if isinstance(v, Var) and state.batched(v)}
     expr = instantiate(node.expr, replace)
     if node.rule.func is not None and getattr(node.rule.func, "__module__", None) == "math":
-        expr = _math_to_numpy(expr, node, state)
+        expr = math_to_numpy(expr, node, state)
     return expr, True
-
-
-def _math_to_numpy(expr: ast.expr, node, state) -> ast.expr:
-    for sub in ast.walk(expr):
-        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "math":
-            if not isinstance(getattr(np, sub.attr, None), np.ufunc) or not callable(getattr(math, sub.attr, None)):
-                state.refuse(node, f"math.{sub.attr} of a batched number has no NumPy counterpart")
-            sub.value.id = "np"
-    return expr
 
 
 def float_math(node, state):

@@ -51,9 +51,9 @@ def lowered_of(func) -> Lowered | None:
 class Plan:
     """`run(*args)` for arguments like `args`, valid while the `Lowered`s it came from are current."""
 
-    __slots__ = ("signature", "exact", "values", "version", "lowered", "run", "seen", "depends")
+    __slots__ = ("signature", "exact", "values", "version", "lowered", "run", "seen", "depends", "rewrites")
 
-    def __init__(self, args: tuple, lowered: list, run):
+    def __init__(self, args: tuple, lowered: list, run, rewrites: tuple = ()):
         lowered = list({id(found): found for found in lowered}.values())  # each checked once per call
         self.lowered = tuple((found, found.parsed.func.__code__) for found in lowered)
         self.exact = any(found.statics or found.constants for found in lowered)
@@ -63,6 +63,9 @@ class Plan:
         self.run = run
         self.seen = -1  # the cache's generation at which every lowering was last found current
         self.depends = tuple(d for found in lowered for d in found.depends)
+        #: what the rewrite of a function srcdiff rewrote read (a module object's attributes, the helpers it
+        #: resolved: frontend/flatten.py), which its lowering's own dependencies do not hold
+        self.rewrites = tuple(rewrites)
 
     def matches(self, args: tuple) -> bool:
         """Whether a call with `args` would find the code this plan runs."""
@@ -77,6 +80,9 @@ class Plan:
         for found, code in self.lowered:  # (loops, not generators: a plan is checked on every call)
             if found.parsed.func.__code__ is not code:
                 return False
+        for d in self.rewrites:
+            if not d.holds():
+                return False
         if self.seen == CACHE.generation:  # each lowering still in the cache: its globals alone checked
             for d in self.depends:
                 if not d.holds():
@@ -88,11 +94,12 @@ class Plan:
         return False
 
 
-def plan_for(args: tuple, lowered: list, run) -> Plan | None:
-    """A `Plan` for `run`, or None when one of the `Lowered`s it depends on is unknown."""
+def plan_for(args: tuple, lowered: list, run, rewrites: tuple = ()) -> Plan | None:
+    """A `Plan` for `run`, or None when one of the `Lowered`s it depends on is unknown; `rewrites`: the
+    dependencies of the rewrite the code was made from (a `Flat`'s), checked on every call too."""
     if any(found is None for found in lowered) or not all(type(a) is np.ndarray or _simple(a) for a in args):
         return None  # an argument compared by identity or structure (a list, an object): the full path
-    return Plan(args, lowered, run)
+    return Plan(args, lowered, run, rewrites)
 
 
 __all__ = ["Plan", "lowered_of", "plan_for"]

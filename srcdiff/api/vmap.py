@@ -29,7 +29,8 @@ from .vmap_binding import bound_parts, row_of, with_defaults
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_fast import Fast, fast_for
 from .vmap_forward import flat_forward, forward_axes, hvp_arguments, hvp_of
-from .vmap_leaves import leaves_or_none, tree_leaves_batched
+from .vmap_leaves import leaves_or_none, rewritten, tree_leaves_batched
+from .vmap_nested import merged_arguments, split_rows
 from .vmap_out import checked_out_axes, placed
 from .vmap_policy import checked_policy, refuse_if_asked, warn
 from .vmap_selects import guarded, selects
@@ -46,8 +47,10 @@ class VmapFunction:
         #: why a Jacobian or Hessian (srcdiff's, whose rows are batched calls of their own) runs one
         #: example at a time: vmap(hessian(f)) is JAX's per-example Hessians, and never numba's (refused)
         self.composed = _composed_reason(f) if isinstance(f, Composite) and not self.jit else None
-        if self.composed is None and not isinstance(f, JvpFunction):  # (a jvp: api/vmap_forward.py)
-            refuse_transformed(f, "srcdiff.vmap")
+        #: the inner map of a nested vmap (api/vmap_nested.py), whose batch axis merges with this one's
+        self.nested = f if isinstance(f, VmapFunction) else None
+        if self.composed is None and self.nested is None and not isinstance(f, JvpFunction):  # (a jvp:
+            refuse_transformed(f, "srcdiff.vmap")  # api/vmap_forward.py)
         self.out_axes = checked_out_axes(out_axes)  # (where each result's batch axis goes: api/vmap_out.py)
         in_axes = plain_axes(in_axes)
         if isinstance(in_axes, dict) or not valid_axes(in_axes):
@@ -112,6 +115,8 @@ class VmapFunction:
             raise SrcDiffError(f"{self.__qualname__}: no argument has a batch axis", hint="set in_axes")
         if self.composed is not None:
             return self._composed_call(args, axes)
+        if self.nested is not None:
+            return self._nested_call(args, axes)
         if isinstance(self.func, JvpFunction):
             return self._forward_call(args, forward_axes(axes))
         if hvp_of(self.func) is not None:  # vmap(partial(srcdiff.hvp, g)): as vmap(jvp_function(grad(g)))
@@ -153,7 +158,7 @@ class VmapFunction:
         if examples is not None:
             return self._run_examples(examples, given)
         row = tuple(row_of(v) if a is not None else v for v, a in zip(moved, axes))
-        lowereds, call = [], None
+        lowereds, call, rewrites = [], None, ()
         try:
             if isinstance(func, GradFunction):
                 func, call, _ = func.derivable(row, batching=True)
@@ -168,6 +173,9 @@ class VmapFunction:
                         "(a dict, list, tuple or dataclass argument), a method or a partial cannot be batched yet",
                         "pass the arrays as parameters of their own")
                 lowereds.append(lowered_of(func))
+                rewrites = tuple(call.flat.deps) if call.flat is not None else ()
+            else:  # (a function grad reads rewritten: the same rewrite, batched)
+                func, rewrites = rewritten(func, row)
             names = parameter_names(func)
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
             found, made = batched_code(func, batched, row, jit=self.jit, exact=True)
@@ -178,7 +186,8 @@ class VmapFunction:
                 run = guarded(run)
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)
         except SelectedSideError as exc:
-            self._plan = plan_for(moved, [*lowereds, found], run)  # (other calls may take their sides without error)
+            # (other calls may take their sides without error)
+            self._plan = plan_for(moved, [*lowereds, found], run, rewrites)
             return self._side_raised(exc, key, given, user_axes)
         except SrcDiffError as exc:
             refusal = explained(exc, batching=isinstance(self.func, GradFunction))
@@ -186,7 +195,7 @@ class VmapFunction:
                 raise refusal from None
             examples = self._examples[key] = self._one_at_a_time(len(given), user_axes, refusal)
             return self._run_examples(examples, given)
-        self._plan = plan_for(moved, [*lowereds, found], run)
+        self._plan = plan_for(moved, [*lowereds, found], run, rewrites)
         self.per_example, self._fast = None, fast_for(self._plan, args, moved, user_axes)
         return result
 
@@ -203,6 +212,26 @@ class VmapFunction:
         if examples is None:
             examples = self._examples[key] = self._one_at_a_time(len(args), axes, self.composed)
         return self._run_examples(examples, args)
+
+    def _nested_call(self, args: tuple, axes: list):
+        """vmap of a vmap: both batch axes merged, one call of the inner map's batched code (api/vmap_nested.py);
+        else (trees, the inner map's out_axes) one outer example at a time, each a call of the inner map."""
+        inner = self.nested
+        merged = merged_arguments(axes, inner._axes(args), args) if inner.out_axes == 0 else None
+        if merged is None:
+            key = ("nested", tuple(map(repr, axes)))
+            if key not in self._examples:
+                self._examples[key] = self._one_at_a_time(len(args), axes, SrcDiffError(
+                    "a nested vmap of trees, or whose inner map has out_axes, runs the outer map one example at a "
+                    "time, each a batched call of the inner map", inner._def_location(),
+                    "pass arrays, and place the inner results with the outer map's out_axes"))
+            return self._run_examples(self._examples[key], args)
+        values, merged_axes, n, m = merged
+        flat = self._examples.setdefault(("nested", merged_axes), VmapFunction(
+            inner.func, merged_axes, 0, inner.jit, inner.policy))
+        result = flat(*values)
+        self._last, self.per_example = flat._last, flat.per_example
+        return split_rows(result, n, m)
 
     def _forward_call(self, args: tuple, axes: tuple | None):
         """vmap of a jvp: its generated sweep batched (api/vmap_forward.py), else one example at a time."""

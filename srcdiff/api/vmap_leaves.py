@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import SharedDrawError, SrcDiffError
 from ..frontend import trees
+from ..frontend.rewrites import needs_rewrite
 from .batched_code import batched_code
 from .flatcall import EVERY, Front
 from .gradients import GradFunction
@@ -57,6 +58,22 @@ def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
     if gradient.options.with_value:  # (value_and_grad's code: the value, then the gradients)
         return call.rebuilt_valued(result), made
     return call.rebuild(list(result) if several else [result]), made
+
+
+def rewritten(func, row: tuple) -> tuple:
+    """(`func` as grad reads it, what that rewrite read), for vmap of the function itself: the function
+    srcdiff rewrites (its dicts of computed values, helpers returning dicts, objects read as trees, partials:
+    frontend/flatten.py) where it needs that rewrite and the rewrite takes the same arguments; else `func`
+    (its batching then says what it cannot batch) and ().  vmap(grad(f)) batched such a function where
+    vmap(f) ran one example at a time.  The plan of the batched code checks what the rewrite read on
+    every call (api/plans.py): a module-level object changed, the code is made again."""
+    try:
+        if not needs_rewrite(func):
+            return func, ()
+        call = Front(func, EVERY, what="srcdiff.vmap").bound_call(tuple(row))
+    except SrcDiffError:
+        return func, ()
+    return (call.func, tuple(call.flat.deps)) if call.flat is not None and call.batchable(tuple(row)) else (func, ())
 
 
 def leaves_or_none(f, args: tuple, axes: list, jit: str | None):

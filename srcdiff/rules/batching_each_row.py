@@ -37,6 +37,21 @@ def each_row_parts(compute, size: int, where: str) -> tuple:
     return tuple(each_row(lambda row, k=k: rows[row][k], size, where) for k in range(len(rows[0])))
 
 
-HELPERS = {"each_row": each_row, "each_row_parts": each_row_parts}
+def math_rows(func, *args):
+    """``func(*args)`` of a `math` function NumPy has no ufunc of (``math.erf``), each element of the
+    batched operands as one example passes it, in the dtype NumPy's ufuncs give (float32 rows stay
+    float32, as ``np.sin`` keeps them).  A domain error (``math.lgamma(0.0)``, on a side of a branch
+    some rows do not take) raises `SelectedSideError`: vmap's loop over the examples, the same numbers."""
+    arrays = [np.asarray(a) for a in args]
+    dtype = np.result_type(*[a.dtype if a.dtype.kind == "f" else np.float64 for a in arrays])
+    try:
+        out = np.vectorize(func, otypes=[np.float64])(*arrays)
+    except (ValueError, OverflowError) as exc:
+        raise SelectedSideError(f"math.{func.__name__} of a batched number: {exc}",
+                                hint="call the function once per example") from None
+    return out.astype(dtype, copy=False)
 
-__all__ = ["HELPERS", "each_row", "each_row_parts"]
+
+HELPERS = {"each_row": each_row, "each_row_parts": each_row_parts, "math_rows": math_rows}
+
+__all__ = ["HELPERS", "each_row", "each_row_parts", "math_rows"]

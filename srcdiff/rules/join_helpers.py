@@ -84,6 +84,24 @@ def join_like(h, xs, kind, axis):
     return np.concatenate(parts, axis=along)
 
 
+def join_rows(xs, kind: str):
+    """The join `kind` (``"hstack"``, ``"vstack"``, ``"dstack"``, ``"column_stack"``) of each row of the
+    items `xs` (batched code's row list: every item has the batch axis first): each item promoted as its
+    row is, then joined along the axis after the batch axis that the row's join runs along."""
+    size = np.shape(xs[0])[0]
+    wide, along = promoted(kind, None, [np.shape(x)[1:] for x in xs])
+    return np.concatenate([np.reshape(x, (size,) + w) for x, w in zip(xs, wide)], axis=along + 1)
+
+
+def join_adjoint_rows(g, xs, kind: str) -> list:
+    """The adjoint of `join_rows`: the rows `g` of the join's adjoint cut at each item's length along the
+    joined axis, each piece shaped like its item (rows of `join_adjoint`)."""
+    shapes = [np.shape(x) for x in xs]
+    wide, along = promoted(kind, None, [s[1:] for s in shapes])
+    ends = np.cumsum([w[along] for w in wide])[:-1]
+    return [np.reshape(p, s) for p, s in zip(np.split(g, ends, axis=along + 1), shapes)]
+
+
 def column_join(xs):
     """``np.c_[a, b, ...]`` of arrays and numbers: each made at least 2-D (a 1-D array as a
     column), joined along the last axis.  Generated code spells ``np.c_[...]`` as this call."""
@@ -136,4 +154,4 @@ def stack_rows(rows):
 
 
 JOIN_HELPERS = {f.__name__: f for f in (stack_rows, join_adjoint, join_like, column_join, tile_adjoint, tiles_summed,
-                                        repeats_summed)}
+                                        repeats_summed, join_rows, join_adjoint_rows)}

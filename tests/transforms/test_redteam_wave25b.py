@@ -204,7 +204,6 @@ COMPOSITIONS = {
     # with jit="numba" it is refused as these are)
     "vmap_of_hessian_numba": (lambda: srcdiff.vmap(srcdiff.hessian(w.cube), jit="numba")(_XS), "srcdiff.vmap",
                               "srcdiff.hessian"),
-    "vmap_of_vmap": (lambda: srcdiff.vmap(srcdiff.vmap(w.rows))(_XS), "srcdiff.vmap", "srcdiff.vmap"),
     "grad_of_jvp_function": (
         lambda: srcdiff.grad(srcdiff.jvp_function(w.cube))((_X,), (_X,)),
         "srcdiff.grad",
@@ -222,6 +221,13 @@ def test_composition_refused_in_words(name):
     assert f"{outer} cannot transform" in text and f"made by {inner}" in text, text
     assert "srcdiff/api" not in text and " at 0x" not in text, text
     assert "vmap(grad(f))" in caught.value.hint
+
+
+def test_vmap_of_vmap_is_batched():
+    # refused in words until wave 35g; now both batch axes merged into one batched call (api/vmap_nested.py)
+    mapped = srcdiff.vmap(srcdiff.vmap(w.rows, per_example="refuse"), per_example="refuse")
+    np.testing.assert_allclose(mapped(_XS), [[w.rows(x) for x in row] for row in _XS], rtol=1e-12)
+    assert mapped.per_example is None
 
 
 def test_vmap_of_value_and_grad_is_batched():

@@ -61,7 +61,7 @@ def stacked_first(w, x):
     return np.sum(np.stack(hs) ** 2)
 
 
-def hstacked(w, x):  # (np.hstack's axis depends on the items' ndim: still one example at a time)
+def hstacked(w, x):  # (np.hstack's axis depends on the items' ndim: batched since wave 35g, join_rows)
     parts = []
     for k in range(2):
         parts.append(w * x * (k + 1))
@@ -247,9 +247,9 @@ PROGRAMS = [
     (activation_by_keyword, _weights, (0, 1)),
 ]
 
-#: what still runs one example at a time, and why: np.hstack of a list built in a loop (its axis depends on
-#: the items' ndim); a while loop whose count the values decide
-PER_EXAMPLE = {"hstacked", "until_small"}
+#: what still runs one example at a time, and why: a while loop whose count the values decide (np.hstack of a
+#: list built in a loop, whose axis depends on the items' ndim: batched since wave 35g)
+PER_EXAMPLE = {"until_small"}
 
 
 def _one(make):
