@@ -21,13 +21,14 @@ hessian, hvp, jvp, vjp, jacobian, a tree, float32, vmap(grad) and jit="numba" ag
 differences (matrix.py, closure_cells.py).
 
 Census (80 programs x 11 transformations; ok / n/a / refused at the user's line / WRONG / BAD, BAD a
-refusal naming no line of the user's, or a crash), measured once over every row; the fixes below are of
-the classes the rows showed, reduced, and change no row's cell (the rows that showed them need more):
+refusal naming no line of the user's, or a crash), measured once over every row, then again on the rows
+the fixes touch; the fixes 1, 2 and 4 are of the classes rows showed, reduced (the rows that showed them
+need more, see Open):
 
                      before:  ok  n/a  ref WRONG BAD     after:  ok  n/a  ref WRONG BAD
     grad                      76    0    4     0   0             76    0    4     0   0
-    value_and_grad            75    0    4     1   0             75    0    4     1   0
-    hessian                   74    4    0     1   1             74    4    0     1   1
+    value_and_grad            75    0    4     1   0             76    0    4     0   0
+    hessian                   74    4    0     1   1             74    4    1     1   0
     hvp                       71    3    5     1   0             71    3    5     1   0
     jvp                       76    0    4     0   0             76    0    4     0   0
     vjp                       76    0    4     0   0             76    0    4     0   0
@@ -48,21 +49,34 @@ Found and fixed (variants in wave35b_findings.py):
    (``smax, k = params[0], params[1]``): "smax shares its memory with s".  An InPlaceUpdate now keeps the
    values of every name said to share its target (lower/assignments.seen_elsewhere), and where all hold
    numbers in the signature compiled, nothing of theirs can change (lower/writes.check_in_place).
+3. BAD: a Hessian whose pullbacks (reverse over the gradient's code) meet a refusal as they run named
+   the generated gradient's line (pow_state_estimation: "state_estimation_grad:63: t23 is a list on one
+   side of this branch"); api/pullbacks.py now locates it at the user's line, as hvp's was.
+4. Refused, a common idiom: ``list(d)``, ``tuple(d)``, ``sorted(d)`` of a dict tree (a module's table, a
+   parameter dict): "ASSETS is a parameter tree, passed whole to list".  They are its keys, known when the
+   function is transformed (``[k for k in d]`` already read them): a display of the key constants
+   (frontend/passed_sequences.dict_keys), so ``for k in sorted(p)`` and ``[D[n] for n in list(D)]`` work.
+5. Unclear refusal: a class built from a ``*`` argument of unknown length (``Quat(0.0, *v)``, v a
+   parameter) said "missing a required argument: 'y'"; it now says a ``*`` argument is spread only where
+   its length is known, and to pass the items one by one (frontend/built_objects.py).
+6. The harness (matrix._value) compared a float32 value with f's to 1e-9: ml_layernorm_f32's
+   ``np.sum(np.maximum(hn, 0) ** 2)``, taken by einsum, is one float32 ulp from f's own; a float32 value
+   is now compared to a few of its ulps (5e-7).
 
 Open (strict xfails below):
 
 * fin_cvar_sort: Hessian and hvp NaN at ``np.maximum(srt[k:] - srt[k], 0)`` with ``srt = np.sort(...)``:
   the tie persists, but forward mode proves persistence only through affine values (ad/moving_values.py),
   and np.sort is piecewise linear, affine only away from ties of its input.
-* pow_state_estimation: its Hessian is refused naming generated code ("t23 is a list on one side of
-  this branch"): ``h = (v0, v1)[bus]`` inside an if/elif over a loop of tuples, differentiated twice.
-* ml_layernorm_f32: value_and_grad's float32 value is one ulp from f's own (2.3847804 vs 2.3847802).
+* pow_state_estimation: its Hessian is refused (at the user's line since fix 3): ``h = (v0, v1)[bus]``
+  inside an if/elif over a loop of tuples, differentiated twice, is "a list on one side of this branch".
 * Refused by grad at the user's line (so by every transformation): hyd_bucket_spill and
   hyd_degree_day_snow (``q += k * s; flows.append(q)``, ``swe -= melt`` with ``melt = min(swe, ...)``:
   the loop's values have unknown shapes because the items of a module list or of a zip of default
   arrays do not carry theirs, so a number is not known to be one), rob_quat_class (``Quat(0.0, *v)``: a
-  class built with a starred tuple), fin_mean_variance_dict (``list(ASSETS)`` of a module dict, called
-  "a parameter tree" in the message).
+  class built with a starred tuple), fin_mean_variance_dict (since fix 4, ``names = list(ASSETS)`` then
+  ``ASSETS[n] for n in names``: a list bound to a name is not unrolled, and the message calls a module's
+  dict "a parameter tree").
 * jit="numba" refuses at the user's line: rob_ekf_arctan2 (a list carried through a loop over
   ``zip(LANDMARKS, BEARINGS)``), fin_bootstrap_curve (numba's compiler fails inside).
 * The tree cell of fix 2's variants (the function called from the tree wrapper) is still refused.
@@ -98,8 +112,7 @@ KEPT = {"fin_bs_erf", "fin_kelly"}
 REFUSED = {"hyd_bucket_spill", "hyd_degree_day_snow", "rob_quat_class", "fin_mean_variance_dict"}
 NUMBA_REFUSED = {"rob_ekf_arctan2", "fin_bootstrap_curve"}
 #: open, with what fails
-OPEN = {"fin_cvar_sort": ("hessian", "hvp"), "pow_state_estimation": ("hessian",),
-        "ml_layernorm_f32": ("value_and_grad",)}
+OPEN = {"fin_cvar_sort": ("hessian", "hvp"), "pow_state_estimation": ("hessian",)}
 
 
 def accepted():
@@ -108,14 +121,20 @@ def accepted():
 
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
 def test_first_order(program):
-    matrix.assert_ok_or_na(program, tuple(t for t in matrix.FIRST_ORDER if t != "value_and_grad" or
-                                          _name(program) not in OPEN))
+    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("program", [p for p in accepted() if _name(p) not in OPEN], ids=_name)
+@pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
+    matrix.assert_ok_or_na(program, tuple(t for t in ALL if t not in OPEN.get(_name(program), ())))
+
+
+@pytest.mark.slow
+def test_a_refusal_the_second_order_code_meets_names_the_users_line():
+    """Fix 3: pow_state_estimation's Hessian refused at the user's line, not the generated gradient's."""
+    program = next(p for p in programs() if _name(p) == "pow_state_estimation")
+    matrix.assert_refused_at_the_line(program, ("hessian",))
 
 
 @pytest.mark.slow
@@ -174,3 +193,18 @@ def test_a_number_assigned_then_updated_in_place(program):
 @pytest.mark.parametrize("program", findings(fd.SPILLS[:1]), ids=_name)
 def test_a_number_assigned_then_updated_in_place_numba(program):
     matrix.assert_ok(program, ("numba",))
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "keys_of_a_parameter", p)
+                                     for p in findings(fd.KEYS)], ids=_name)
+def test_the_keys_of_a_dict_tree(program):
+    """Fix 4: ``sorted(d)``, ``list(d)``, ``tuple(d)`` of a dict tree, its keys."""
+    matrix.assert_ok_or_na(program, FIRST + ("tree", "hessian"))
+
+
+def test_a_class_built_from_a_star_argument_says_why():
+    """Fix 5: the refusal names the ``*`` argument and what to write instead."""
+    found = r"wave35b_findings.py:\d+: cannot build a Vec from \*v\[1:\]"
+    with pytest.raises(srcdiff.SrcDiffError, match=found) as info:
+        srcdiff.grad(fd.built_from_star)(np.array([0.5, 0.2]))
+    assert "one by one" in str(info.value)

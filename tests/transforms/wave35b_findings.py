@@ -2,7 +2,9 @@
 ``np.minimum`` / ``np.clip`` that holds along every direction (``np.maximum(w - w[0], 0)`` at its own
 element), which the batched rows answered NaN though forward mode tells it is 0; and ``s += p`` on a
 loop's value that an element of a vector was assigned to (``s = smax`` where ``smax = params[0]``),
-refused as if smax's array would change."""
+refused as if smax's array would change; ``list(d)``, ``tuple(d)``, ``sorted(d)`` of a dict tree (a module's
+table, a parameter dict), refused as "a parameter tree, passed whole to list"; a class built from a
+``*`` argument of unknown length, refused as "missing a required argument"."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import numpy as np
 
 A_MIX = np.array([[1.0, 0.5, -0.2], [0.3, -1.0, 0.4], [0.2, 0.1, 0.9], [-0.5, 0.7, 0.3]])
 RAIN = (3.0, 0.0, 12.0, 7.5)
+ASSETS = {"stock": (0.08, 0.2), "bond": (0.03, 0.05), "gold": (0.05, 0.15)}
 
 
 def tie_own_element(w):
@@ -73,11 +76,48 @@ def spill_list_kept(params, rain=RAIN):
     return sum(f * f for f in flows)
 
 
+def keys_sorted_loop(w):
+    total, i = 0.0, 0
+    for name in sorted(ASSETS):
+        mu, vol = ASSETS[name][0], ASSETS[name][1]
+        total = total + w[i] * mu - 0.5 * (w[i] * vol) ** 2
+        i += 1
+    return total
+
+
+def keys_listed_comprehension(w):
+    mu = np.array([ASSETS[n][0] for n in list(ASSETS)])
+    vol = np.array([ASSETS[n][1] for n in tuple(ASSETS)])
+    return w @ mu - 2.0 * np.sum((w * vol) ** 2) + len(list(ASSETS)) * w[0] ** 2
+
+
+def keys_of_a_parameter(p):
+    total = 0.0
+    for k in sorted(p):
+        total = total + np.sum(p[k] ** 2) * (2.0 if k == "a" else 1.0)
+    return total + sum(np.sum(np.sin(p[k])) for k in list(p))
+
+
+class Vec:
+    def __init__(self, x, y, z):
+        self.x, self.y, self.z = x, y, z
+
+
+def built_from_star(q, v=(1.0, 0.0, 0.0)):
+    u = Vec(q[0], *v[1:])
+    return u.x ** 2 + u.y
+
+
 TIES = [
     ("tie_own_element", tie_own_element, lambda r: (np.array([0.5, 0.3, 0.2, 0.9]),), 0),
     ("tie_mixed_element", tie_mixed_element, lambda r: (np.array([0.4, -0.3, 0.8]),), 0),
     ("tie_minimum_slice", tie_minimum_slice, lambda r: (np.array([0.5, 0.3, 0.2, 0.9]),), 0),
     ("tie_clip_lower", tie_clip_lower, lambda r: (np.array([0.5, 0.3, 0.2, 0.9]),), 0),
+]
+KEYS = [
+    ("keys_sorted_loop", keys_sorted_loop, lambda r: (np.array([0.5, 0.3, 0.2]),), 0),
+    ("keys_listed_comprehension", keys_listed_comprehension, lambda r: (np.array([0.5, 0.3, 0.2]),), 0),
+    ("keys_of_a_parameter", keys_of_a_parameter, lambda r: ({"b": r.normal(size=3), "a": r.normal(size=2)},), 0),
 ]
 SPILLS = [
     ("spill_if", spill_if, lambda r: (np.array([8.0, 0.3]),), 0),
