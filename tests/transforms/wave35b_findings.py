@@ -114,6 +114,40 @@ TIES = [
     ("tie_minimum_slice", tie_minimum_slice, lambda r: (np.array([0.5, 0.3, 0.2, 0.9]),), 0),
     ("tie_clip_lower", tie_clip_lower, lambda r: (np.array([0.5, 0.3, 0.2, 0.9]),), 0),
 ]
+def melt_min(params, temps=np.array([-2.0, 1.0, 3.0, 0.5, 4.0])):  # noqa: B008
+    ddf, tt = params[0], params[1]
+    swe, out = 2.0, 0.0
+    for t in temps:
+        swe += 0.5
+        melt = min(swe, max(0.0, ddf * (t - tt)))
+        swe -= melt
+        out += melt ** 2
+    return out + swe
+
+
+def floor_max(params):
+    level, total = params[0], 0.0
+    for _ in range(4):
+        level = max(level - params[1], 0.2)
+        level *= 1.1
+        total += level
+    return total
+
+
+def transfer_min(x, steps=4):
+    a, b = x[0], x[1]
+    for _ in range(steps):
+        m = min(a, 0.3 * b)
+        a -= m
+        b += m * 0.5
+    return a * b
+
+
+NUMBERS = [
+    ("melt_min", melt_min, lambda r: (np.array([0.8, 0.2]),), 0),
+    ("floor_max", floor_max, lambda r: (np.array([1.0, 0.15]),), 0),
+    ("transfer_min", transfer_min, lambda r: (np.array([2.0, 3.0]),), 0),
+]
 KEYS = [
     ("keys_sorted_loop", keys_sorted_loop, lambda r: (np.array([0.5, 0.3, 0.2]),), 0),
     ("keys_listed_comprehension", keys_listed_comprehension, lambda r: (np.array([0.5, 0.3, 0.2]),), 0),
