@@ -43,7 +43,9 @@ class Hessian(Composite):
     def __call__(self, *args, **kwargs):
         plan = self._plan
         if plan is not None and not kwargs and plan.matches(args):
-            return plan.run(args)
+            found = plan.run(args)
+            if found is not None:  # (None: a row held a NaN, which the columns below may resolve)
+                return found
         call = self.front.call(args, kwargs)
         call.check(self.front.qualname)
         gradient = self._gradients.get(call.func)
@@ -72,6 +74,17 @@ class Hessian(Composite):
                 found = code and self.batched.compute(self.batched.run_of(code), call.args, call.names, call.wrt, like)
             except SrcDiffError as exc:
                 self.batched.refuse(plain, call.args, call.wrt, exc)
+            if found is not None and _holds_nan(found) and not self.jit:
+                # reverse mode over the gradient's code cannot tell a tie that persists along every
+                # direction from one a direction crosses, and answers NaN at both; forward mode
+                # over it, given each direction, tells them apart (``np.maximum(w - w[0], 0)`` at
+                # its own element: 0 along every direction, a second derivative of 0).  Its finite
+                # entries fill the NaN ones; the rows' other entries stay (no plan: NaN again later)
+                forward = self._forward(gradient, call)
+                if forward is not None:
+                    self._last = self.batched
+                    rows.append(call.rebuild(_resolved(found, forward[i])))
+                    continue
             if found is not None:  # all rows in one batched call
                 self._last = self.batched
                 rows.append(call.rebuild(found))
@@ -194,7 +207,10 @@ class Hessian(Composite):
                 # (compute reads the shape, size and dtype of `like`: a float array is its own)
                 like = leaf if type(leaf) is np.ndarray and leaf.ndim else np.zeros(np.shape(leaf), dtype=leaf.dtype) \
                     if np.ndim(leaf) else 0.0
-                rows.append(rebuild(compute(made, args, names, wrt, like)))
+                found = compute(made, args, names, wrt, like)
+                if _holds_nan(found):  # (a tie: the full path, whose forward columns may resolve it)
+                    return None
+                rows.append(rebuild(found))
             return rebuild(rows)
         return run
 
@@ -218,6 +234,27 @@ class Hessian(Composite):
             raise SrcDiffError("no source before the first call: the code depends on the arguments' shapes",
                                hint="call it once first")
         return self._last.source
+
+
+def _resolved(blocks: list, columns: list) -> list:
+    """The batched rows' `blocks`, their NaN entries taken from forward mode's `columns` where those
+    are finite (where forward mode too finds no derivative, the NaN stays)."""
+    out = []
+    for block, column in zip(blocks, columns):
+        block, column = np.asarray(block), np.asarray(column)
+        if block.shape == column.shape and block.dtype.kind == "f":
+            block = np.where(np.isnan(block) & np.isfinite(column), column, block)
+        out.append(block if block.ndim else block.dtype.type(block))
+    return out
+
+
+def _holds_nan(blocks: list) -> bool:
+    """Whether a batched row's blocks hold a NaN (at a tie of a kink, or f's own)."""
+    for block in blocks:
+        kind = np.asarray(block).dtype.kind
+        if kind in "fc" and np.isnan(block).any():
+            return True
+    return False
 
 
 __all__ = ["Hessian"]

@@ -91,7 +91,10 @@ class Pullbacks:
         it keeps what it needs of the arguments (changing them afterwards changes nothing)."""
         made, call = self.variant(args, kwargs)
         values = tuple(np.array(a) if isinstance(a, np.ndarray) else a for a in call.args)
-        value, pullback = made.function(*values)
+        try:
+            value, pullback = made.function(*values)
+        except SrcDiffError as exc:  # (a refusal the generated code meets as it runs: at the user's line)
+            raise explained(exc) from None
         return value, Pullback(made, values, pullback, value_shape(value, self.func), call)
 
     @property
@@ -124,8 +127,8 @@ class Pullback:
             self._pullback = cast(Callable[..., Any], self._made.function)(*self._args)[1]
         try:
             found = self._pullback(g)
-        except SrcDiffError:
-            raise
+        except SrcDiffError as exc:
+            raise explained(exc) from None
         except Exception as exc:  # noqa: BLE001  the closure runs outside the forward's try: located here
             driver.CACHE.origins.raise_located(exc)
             raise

@@ -195,6 +195,13 @@ class BuiltObjects:
             raise self.error(node, f"{ast.unparse(node)} builds a {cls.__name__} in the header of a branch or "
                              "loop", f"build the {cls.__name__} in an assignment before this line")
         sig = inspect.signature(cls)
+        starred = next((a for a in node.args if isinstance(a, ast.Starred)), None)
+        if starred is not None:  # (star_calls.py spread the ones of a known length: a display in the function)
+            raise self.error(node, f"cannot build a {cls.__name__} from {ast.unparse(starred)}: srcdiff spreads a * "
+                             "argument only where its length is known when the function is transformed (a tuple "
+                             "or list display written in the function)",
+                             f"pass the items one by one ({ast.unparse(starred.value)}[0], "
+                             f"{ast.unparse(starred.value)}[1], ...), or bind a tuple display to a name first")
         try:
             bound = sig.bind(*node.args, **{k.arg: k.value for k in node.keywords})
         except TypeError as exc:

@@ -311,6 +311,8 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
 
     def plain_call(self, node: ast.Call, func):
         raised = self.parsed.resolve(node.func.id) if isinstance(node.func, ast.Name) else None
+        if (keys := self.dict_keys(node, raised)) is not None:  # list(d) of a dict tree: its keys (passed_sequences.py)
+            return keys
         if isinstance(raised, type) and issubclass(raised, BaseException):
             # ValueError(cfg): the message names the tree (its text, not its repr: an error's words only)
             node = ast.copy_location(ast.Call(node.func, [ast.Constant(ast.unparse(a)) if isinstance(

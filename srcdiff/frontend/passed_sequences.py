@@ -164,6 +164,25 @@ class PassedSequences:
         names = self.__dict__.get("_scope_names", frozenset())
         return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
 
+    def dict_keys(self, node: ast.Call, func) -> ast.expr | None:
+        """``list(d)``, ``tuple(d)``, ``sorted(d)`` of a dict tree (a parameter's, a module's) whose keys
+        are strings or ints: a display of its keys, constants, as ``[k for k in d]`` already reads
+        them (the keys are the tree's structure, known when the function is transformed); else None."""
+        if func not in (list, tuple, sorted) or len(node.args) != 1 or node.keywords \
+                or isinstance(node.args[0], ast.Starred):
+            return None
+        found = self.entry(node.args[0])
+        if not isinstance(found, Node) or found.struct.kind != "dict" \
+                or not all(type(k) in (str, int) for k in found.struct.keys):
+            return None
+        keys = list(found.struct.keys)
+        if func is sorted:
+            if len({type(k) for k in keys}) > 1:  # (Python's sorted refuses to compare str with int)
+                return None
+            keys = sorted(keys)
+        items = [ast.Constant(k) for k in keys]
+        return ast.copy_location(ast.Tuple(items, ast.Load()) if func is tuple else ast.List(items, ast.Load()), node)
+
     def tree_passed_whole(self, node: ast.Call, tree: ast.expr):
         """The refusal of a parameter tree `tree` passed whole to ``node.func`` (a call srcdiff cannot
         write out): a function of the user's nested in this one, called inside a comprehension, generator

@@ -80,22 +80,24 @@ def lower_augassign(lower: StatementLowerer, stmt: ast.AugAssign) -> None:
     # others see, the node says who, and is refused per signature (writes.py)
     name = stmt.target.id
     func, spelled = _AUGMENTED[type(stmt.op)]
-    shared_with, argument = seen_elsewhere(state, name, state.sharing.of(state.env.get(name, Const(None))), stmt.lineno)
+    shared_with, argument, sharers = seen_elsewhere(state, name, state.sharing.of(state.env.get(name, Const(None))),
+                                                    stmt.lineno)
     x, y = lower.expressions.expr(load), lower.expressions.expr(stmt.value)
     expr = ast.BinOp(operand_ast(x), stmt.op, operand_ast(y))
     state.lambdas.pop(name, None)
     state.env[name] = emit_rule(state, state.table.lookup(func), (x, y), {}, expr, name,
                                 kind=InPlaceUpdate, name=name, op=spelled,
-                                shared_with=shared_with, argument=argument)
+                                shared_with=shared_with, argument=argument, sharers=sharers)
     for loop in state.loops:
         loop.in_place.append(state.nodes[-1])
 
 
 def seen_elsewhere(state: LoweringState, name: str, mine: frozenset[int],
-                   line: int | None = None) -> tuple[str | None, str | None]:
+                   line: int | None = None) -> tuple[str | None, str | None, tuple[str, ...] | None]:
     """Who else may see `name`'s array (whose memory is `mine`): another name sharing it
     (an alias, a view, a list holding it) that is read after the update at `line` (any, when
-    None: alias_reads.py), and the parameter whose array it may be."""
+    None: alias_reads.py), the parameter whose array it may be, and the values of all the names
+    sharing it (None where one is not a value: a list, a tree)."""
     value = state.env.get(name)
     others = [key for key, other in state.env.items() if key != name and (
         isinstance(value, Var) and other == value or mine & state.sharing.of(other))]
@@ -107,7 +109,9 @@ def seen_elsewhere(state: LoweringState, name: str, mine: frozenset[int],
         # as the function's own ``x0 += v`` is
         others = []
     shared_with = state.display(others[0]) if others else None
-    return shared_with, argument
+    values = [state.env[key] for key in others]
+    sharers = tuple(v.name for v in values) if all(isinstance(v, Var) for v in values) else None
+    return shared_with, argument, sharers
 
 
 def lower_expression_statement(lower: StatementLowerer, stmt: ast.Expr) -> None:

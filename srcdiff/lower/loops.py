@@ -385,7 +385,7 @@ def _check_carried_updates(state: LoweringState, updates: list[InPlaceUpdate], c
         mine = state.sharing.of(target) | state.sharing.of(node.out)
         if isinstance(target, Var) and target.name in phis:
             mine |= state.sharing.of(state.env.get(phis[target.name], target))
-        node.shared_with = seen_elsewhere(state, node.name, mine, node.line)[0]
+        node.shared_with, _, node.sharers = seen_elsewhere(state, node.name, mine, node.line)
 
 
 def _assign_operand(lower: StatementLowerer, target: ast.expr, value: Operand) -> None:

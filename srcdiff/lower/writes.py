@@ -161,6 +161,7 @@ class InPlaceUpdate(Node):
     op: str = ""
     shared_with: str | None = None
     argument: str | None = None
+    sharers: tuple[str, ...] | None = ()  # the values of every name that may share it (None: not all values)
 
 
 def check_in_place(function: Function, shape_of: dict[str, shapes.Shape], location, callee: bool,
@@ -175,7 +176,13 @@ def check_in_place(function: Function, shape_of: dict[str, shapes.Shape], locati
         target = node.inputs[0]
         if isinstance(target, Const) or _a_number(target, shape_of, made_by):
             continue  # a number: `+=` makes a new one
-        if node.shared_with is not None:
+        shared_with = node.shared_with
+        if shared_with is not None and node.sharers and \
+                all(_a_number(Var(name), shape_of, made_by) for name in node.sharers):
+            # every name said to share it holds a number in this signature (``s = smax`` in a loop
+            # that does ``s += p``, smax an element of a vector): no array of theirs can change
+            shared_with = None
+        if shared_with is not None:
             who = (f"{node.shared_with} shares its memory with {node.name}, and NumPy would "
                    f"change {node.shared_with} too")
         elif callee and node.argument is not None and node.argument not in spent:

@@ -150,9 +150,16 @@ ABS = rule(builtins.abs, ("x",), _abs_templates, name="abs", shape=_same, tangen
 HALVES = {"x": "0.5 * g if x == y else g", "y": "0.5 * g if x == y else g"}
 HALF_TANGENTS = {"x": "0.5 * x_dot if x == y else x_dot", "y": "0.5 * y_dot if x == y else y_dot"}
 TIES = {"x": "tie(x == y, g, x, y)", "y": "tie(x == y, g, x, y)"}
-MAX = rule(builtins.max, ("x", "y"), HALVES, name="max", derivable=TIES, batching="extreme",
+
+
+def _picked(static, *operands):
+    """builtin max / min of numbers: one of them, a number (of arrays: not known here)."""
+    return shapes.SCALAR if operands and all(o.scalar for o in operands) else shapes.UNKNOWN
+
+
+MAX = rule(builtins.max, ("x", "y"), HALVES, name="max", derivable=TIES, batching="extreme", shape=_picked,
            selects={"x": ("x >= y", True), "y": ("x <= y", True)}, tangents=HALF_TANGENTS)
-MIN = rule(builtins.min, ("x", "y"), HALVES, name="min", derivable=TIES, batching="extreme",
+MIN = rule(builtins.min, ("x", "y"), HALVES, name="min", derivable=TIES, batching="extreme", shape=_picked,
            selects={"x": ("x <= y", True), "y": ("x >= y", True)}, tangents=HALF_TANGENTS)
 
 _LISTS: dict[int, Rule] = memo.table()
