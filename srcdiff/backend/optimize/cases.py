@@ -154,6 +154,11 @@ def _scaled(form: Form, factor: dict) -> Form:
     return out
 
 
+def _without(renames: dict[str, ast.expr], name: str) -> dict[str, ast.expr]:
+    """`renames` but `name`'s: a decided value read through the others it was decided from, never itself."""
+    return {n: v for n, v in renames.items() if n != name}
+
+
 def _comparison(node: ast.expr) -> bool:
     """``l op r`` of one operator between names or numbers."""
     return isinstance(node, ast.Compare) and len(node.ops) == 1 \
@@ -309,13 +314,13 @@ class _Cases(ast.NodeTransformer):
         return None
 
     def _name_linear(self, name: str, renames: dict[str, ast.expr]) -> Form | None:
-        if name in renames:
-            return self.linear(renames[name], {})
+        if name in renames:  # (transitively: ``c = np.maximum(t2, -d)`` decided t2, itself np.minimum(r, d) decided r)
+            return self.linear(renames[name], _without(renames, name))
         if name in self.env:
             form: Form = {}
             for atom, coefficient in self.env[name].items():
                 if atom in renames:
-                    part = self.linear(renames[atom], {})
+                    part = self.linear(renames[atom], _without(renames, atom))
                     if part is None:
                         return None
                     form = _added(form, _scaled(part, coefficient), 1.0)

@@ -130,10 +130,11 @@ from . import (
     zero_restore,
     zero_ties,
 )
-from .known_names import Bindings, grow, item_of
-from .liveness import is_comment, is_size, vocabulary
+from .known_names import Bindings, grow
+from .liveness import is_comment, vocabulary
+from .scalars import is_scalar_expr, shape_items
 from .shape_classes import shape_classes
-from .simplify import is_float, is_float_call, simplify
+from .simplify import is_float, simplify
 
 HEADERS = ("forward", "backward")
 
@@ -364,30 +365,9 @@ def float_names(func: ast.FunctionDef | Bindings, info: OptimizeInfo) -> set[str
 def scalar_names(func: ast.FunctionDef | Bindings, info: OptimizeInfo) -> set[str]:
     """Names certainly holding numbers, not arrays: those the shapes say so, and values every
     assignment of which is arithmetic on numbers (adjoints inside loops, say)."""
-    seed = {name for name in set(info.shapes) | set(info.adjoints) if info.is_scalar(name)}
-    return grow(func, seed, info.params, is_scalar_expr)
-
-
-def is_scalar_expr(node: ast.expr, known: set[str]) -> bool:
-    if is_size(node) or _is_shape_item(node):
-        return True
-    if isinstance(node, ast.Constant):
-        return type(node.value) in (int, float)
-    if isinstance(node, ast.Name):
-        return node.id in known
-    if isinstance(node, ast.Subscript):  # an item of a list of numbers (known_names.py)
-        return item_of(node) in known
-    if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
-        return is_scalar_expr(node.left, known) and is_scalar_expr(node.right, known)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return is_scalar_expr(node.operand, known)
-    return is_float_call(node) and all(is_scalar_expr(a, known) for a in node.args)
-
-
-def _is_shape_item(node: ast.expr) -> bool:
-    """``x.shape[0]``: an int."""
-    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
-        and node.value.attr == "shape" and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
+    bound = func if isinstance(func, Bindings) else Bindings.of(func, info.params)  # (a shape's items: ints)
+    seed = {name for name in set(info.shapes) | set(info.adjoints) if info.is_scalar(name)} | shape_items(bound)
+    return grow(bound, seed, info.params, is_scalar_expr)
 
 
 def _inline_arrays(info: OptimizeInfo):
