@@ -94,6 +94,7 @@ from . import (
     carried_writes,
     cases,
     cholesky_pairs,
+    clip_cases,
     contract,
     dot_sums,
     einsum_matmuls,
@@ -258,6 +259,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
                                          floats.__contains__)
         if not changed:
             break
+    # a gradient equal case by case to a clip of one array, one clip (NumPy code, float64; rounds otherwise)
+    if info.python_loops and not info.derivable and not info.portable and info.double and clip_cases.CALLS \
+            & vocabulary(func) and clip_cases.clip_cases(func, scalar_names(func, info).__contains__):
+        statements.remove_dead(func.body)
     # np.split's pieces as slices, their adjoints joined in one list (code NumPy runs as it is)
     if info.python_loops and not info.derivable and not info.portable:
         if splits.CALLS & vocabulary(func):
