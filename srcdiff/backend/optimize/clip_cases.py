@@ -305,37 +305,53 @@ def _number_side(form: Form) -> int | None:
 
 
 def _as_clip(value: ast.expr, atom: str, breaks: list[Form], pieces: list) -> ast.expr | None:
-    """``k * np.clip(atom, lo, hi) + b if lo < ... < hi else value`` where `pieces` say so (`value`: the
-    operand with the statements that made it read in, so that they go where nothing else reads them)."""
-    if len(breaks) < 2 or any(not isinstance(p, dict) for p in pieces):
+    """``k * np.clip(r, lo, hi) + j * (r - np.clip(r, lo, hi)) + b if lo < ... < hi else value`` where
+    `pieces` say so: one line ``k r + b`` between the outer breakpoints, lines of one slope `j` outside
+    meeting it there (`value`: the operand with the statements that made it read in, so that they go
+    where nothing else reads them)."""
+    count = len(breaks)
+    if count < 2 or any(not isinstance(p, dict) or set(p) - {atom, "1"} for p in pieces):
         return None
     line = pieces[2]
-    slope = line.get(atom)
-    if slope is None or set(line) - {atom, "1"} or any(pieces[w] != line for w in range(2, 2 * len(breaks) - 1, 2)):
+    inner, outer = line.get(atom, {}), pieces[0].get(atom, {})
+    if any(pieces[w] != line for w in range(2, 2 * count - 1, 2)) or pieces[2 * count].get(atom, {}) != outer \
+            or not (inner or outer):
         return None
-    ties = []  # breakpoints where the shares give another value than the clip: the code as it was there
-    for w, piece in enumerate(pieces):
-        point = min(max(w, 1), 2 * len(breaks) - 1) // 2  # the breakpoint a constant piece or a point is at
-        if w % 2 == 0 and 0 < w < 2 * len(breaks):
-            continue
-        at = breaks[point]
-        expected = _clean(added({"1": line.get("1", {})}, scaled(at, slope), 1.0))
-        got = piece if w % 2 == 0 else _clean(added({k: v for k, v in piece.items() if k != atom},
-                                                     scaled(at, piece.get(atom, {})), 1.0))
-        if got != expected and w % 2 == 0:
-            return None
-        if got != expected:
-            ties.append(at)
-    clip = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "clip", ast.Load()),
-                    [ast.Name(atom, ast.Load()), _number(breaks[0]), _number(breaks[-1])], [])
-    made: ast.expr = ast.BinOp(_coefficient(slope), ast.Mult(), clip)
+    ties = []  # breakpoints where the shares give another value than the line: the code as it was there
+    for i, point in enumerate(breaks):
+        expected = _at(line, atom, point)
+        if _at(pieces[0 if i == 0 else 2 * count], atom, point) != expected and i in (0, count - 1):
+            return None  # (the outer lines do not meet the inner one)
+        if _at(pieces[2 * i + 1], atom, point) != expected:
+            ties.append(point)
+    terms = []
+    if inner:
+        terms.append(ast.BinOp(_coefficient(inner), ast.Mult(), _clip(atom, breaks)))
+    if outer:
+        excess = ast.BinOp(ast.Name(atom, ast.Load()), ast.Sub(), _clip(atom, breaks))
+        terms.append(ast.BinOp(_coefficient(outer), ast.Mult(), excess))
     if line.get("1"):
-        made = ast.BinOp(made, ast.Add(), _coefficient(line["1"]))
-    test: ast.expr = ast.Compare(_number(breaks[0]), [ast.Lt()] * (len(breaks) - 1), [_number(b) for b in breaks[1:]])
+        terms.append(_coefficient(line["1"]))
+    made = terms[0]
+    for term in terms[1:]:
+        made = ast.BinOp(made, ast.Add(), term)
+    if ast.unparse(made) == ast.unparse(value):
+        return None  # (the user's own clip: nothing to fold)
+    test: ast.expr = ast.Compare(_number(breaks[0]), [ast.Lt()] * (count - 1), [_number(b) for b in breaks[1:]])
     if ties:  # (``not any_equal(r, t)``: a pass that stops at no element, the test of a tie's rare case)
         test = ast.BoolOp(ast.And(), [test] + [ast.UnaryOp(ast.Not(), ast.Call(
             ast.Name("any_equal", ast.Load()), [ast.Name(atom, ast.Load()), _number(t)], [])) for t in ties])
     return ast.IfExp(test, made, value)
+
+
+def _at(piece: Form, atom: str, point: Form) -> Form:
+    """`piece`, a line in `atom`, at `point`."""
+    return _clean(added({k: v for k, v in piece.items() if k != atom}, scaled(point, piece.get(atom, {})), 1.0))
+
+
+def _clip(atom: str, breaks: list[Form]) -> ast.expr:
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "clip", ast.Load()),
+                    [ast.Name(atom, ast.Load()), _number(breaks[0]), _number(breaks[-1])], [])
 
 
 def _number(form: Form) -> ast.expr:
