@@ -326,10 +326,9 @@ def _as_clip(value: ast.expr, atom: str, breaks: list[Form], pieces: list) -> as
             ties.append(point)
     terms = []
     if inner:
-        terms.append(ast.BinOp(_coefficient(inner), ast.Mult(), _clip(atom, breaks)))
+        terms.append(_times(inner, _clip(atom, breaks)))
     if outer:
-        excess = ast.BinOp(ast.Name(atom, ast.Load()), ast.Sub(), _clip(atom, breaks))
-        terms.append(ast.BinOp(_coefficient(outer), ast.Mult(), excess))
+        terms.append(_times(outer, ast.BinOp(ast.Name(atom, ast.Load()), ast.Sub(), _clip(atom, breaks))))
     if line.get("1"):
         terms.append(_coefficient(line["1"]))
     made = terms[0]
@@ -342,6 +341,13 @@ def _as_clip(value: ast.expr, atom: str, breaks: list[Form], pieces: list) -> as
         test = ast.BoolOp(ast.And(), [test] + [ast.UnaryOp(ast.Not(), ast.Call(
             ast.Name("any_equal", ast.Load()), [ast.Name(atom, ast.Load()), _number(t)], [])) for t in ties])
     return ast.IfExp(test, made, value)
+
+
+def _times(coefficient: dict, value: ast.expr) -> ast.expr:
+    """``coefficient * value``, a coefficient of ±1 a sign."""
+    if coefficient in ({(): 1.0}, {(): -1.0}):
+        return value if coefficient[()] > 0 else ast.UnaryOp(ast.USub(), value)
+    return ast.BinOp(_coefficient(coefficient), ast.Mult(), value)
 
 
 def _at(piece: Form, atom: str, point: Form) -> Form:

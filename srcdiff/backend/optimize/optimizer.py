@@ -53,6 +53,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four,
    and `joined_scatters` — two products by one left factor scattered into adjacent column blocks
    of one adjoint, one, and the blocks' bias sums one sum of that join (`joined_sums`) (NumPy code only);
+4b'. `clip_cases` — an operand of ``@`` that is, piece by piece in one array, ``k * np.clip(r, lo, hi)``
+   (plus a slope outside), one clip, its thresholds' order and its ties checked where it runs (rounds otherwise);
 4c. `dot_sums` — a sum or mean of products of vectors of one shape as dot products (NumPy code,
    float64 only); `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
    for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);
@@ -77,7 +79,9 @@ over cosh, within an ulp, and ±1 past their overflow: `hyperbolic`; a product b
 moved to the numbers, but out of the normal range: `like_terms`; the sign of a zero a selection of
 a value already zero off its condition gave as ``+0.0``: `joined_selections`, which also joins nested
 selections bit for bit, before `selections`; a zero's sign where an extremum's sides tie as zeros:
-`selected_extrema`). In debug mode only step 1 runs: the debug checks match the statements one to one.
+`selected_extrema`; a clip for the pieces that equal it, a real number rounded once: `clip_cases`, by the
+rule of docs/how-it-works.md, "Rewrites that round differently").  In debug mode only step 1 runs: the
+debug checks match the statements one to one.
 """
 
 from __future__ import annotations
