@@ -8,6 +8,7 @@ ties and kinks:
   two np.where and by boolean masks; smooth L1 by np.minimum; Huber with two deltas; the squared
   epsilon-insensitive loss by np.where on |r|;
 * NOT A CLIP: a derivative that jumps at the band's ends (its pieces do not meet: kept as written), a band
+  tested on a value rounded otherwise than the residual (its pieces are not exactly the forms'), a band
   whose bounds the caller gives in the wrong order or as one point (the order the rewrite assumes fails
   where it runs: the code as it was).
 """
@@ -31,6 +32,14 @@ def huber_jump(w, X, y, d):
     """A Huber-like loss whose slope jumps from d to 2d past the band: its gradient is no clip."""
     r = X @ w - y
     return np.sum(np.where(np.abs(r) <= d, 0.5 * r * r, 2.0 * d * np.abs(r) - 1.5 * d * d))
+
+
+def rounded_band(w, X, y, d):
+    """Huber whose band is tested on ``3 r - 2 r``: r in exact arithmetic, rounded otherwise near the band's
+    ends, so NumPy's pieces are not the forms' (kept as written)."""
+    r = X @ w - y
+    q = 3.0 * r - 2.0 * r
+    return np.sum(np.where(np.abs(q) <= d, 0.5 * r * r, d * np.abs(r) - 0.5 * d * d))
 
 
 # ---- arguments ----
@@ -75,6 +84,7 @@ PROGRAMS = [
     ("asym_huber", v34.asym_huber, residual(extra=(0.5, 1.0)), 0),
     ("eps_band_where", v31.eps_band_where, residual(extra=(0.6,)), 0),
     ("huber_jump", huber_jump, residual(), 0),
+    ("rounded_band", rounded_band, residual(), 0),
     ("huber_sq_hinge_reversed", v20.huber_sq_hinge, residual(extra=(-0.8,)), 0),
     ("huber_clip_excess_point", v33.huber_clip_excess, residual(extra=(0.0,)), 0),
     # at ties: residuals exactly on the kinks (±d) and at 0

@@ -1,25 +1,22 @@
 """A gradient that is a clip, proved case by case: ``X.T @ E`` where `E`, read through the
-statements that make it, equals ``k * np.clip(r, lo, hi) + b`` on every piece of one array `r`.
+statements that make it, is ``k * np.clip(r, lo, hi) + j * (r - np.clip(r, lo, hi)) + b`` on every
+piece of one array `r`.
 
-Piecewise losses reach their residual `r` through np.abs, np.sign, comparisons, np.where,
-np.minimum / np.maximum and np.clip, and the adjoint the rules write is the sum of every piece's
-share: Huber's loss spelled ``0.5 r^2 - 0.5 max(|r| - d, 0)^2`` sends ``r / n`` and ``-(|r| - d)
-sign(r) / n`` where ``|r| >= d``, five passes where ``np.clip(r, -d, d) / n`` is one.  This pass
-reads such an operand of ``@`` as a function of `r` alone (numbers and names of numbers beside
-it), evaluates it on each open interval between the thresholds its comparisons name (and 0 where
-it reads |r| or sign(r)) and at each threshold itself (where ties share), as an affine form of
-`r` (cases.py's forms), and where the forms are a constant below the lowest threshold, one
-``k r + b`` between, a constant above, and each threshold's value that line clipped, writes
-
-    k * np.clip(r, lo, hi) + b if lo < ... < hi else <the operand as it was>
-
-(the thresholds in the order the proof assumed, checked where the code runs).  A comparison is
-decided only of ``±r + t`` with `t` a threshold (±a name or a number): exact in floating point,
-so the pieces are NumPy's own.  At every tie (r at a threshold) the rewrite gives the value the
-shares gave, proved, not assumed.  Within a piece it computes the same real number, rounded
-otherwise (``k * d`` where ``k * r - k * (r - d)`` cancelled): the rule of docs/how-it-works.md,
-"Rewrites that round differently".  Where `r` is inf or NaN the loss is not finite either.
-Only in code NumPy runs as it is (not read back, not numba), every argument float64.
+Piecewise losses reach their residual through np.abs, np.sign, comparisons, np.where, np.minimum /
+np.maximum and np.clip, and the adjoint the rules write sums every piece's share: Huber's loss spelled
+``0.5 r^2 - 0.5 max(|r| - d, 0)^2`` sends ``r / n`` and ``-(|r| - d) sign(r) / n`` where ``|r| >= d``,
+five passes where ``np.clip(r, -d, d) / n`` is one.  This pass reads such an operand of ``@`` as a
+function of `r` (beside numbers and names of numbers), evaluates it as an affine form of `r` (cases.py's
+forms) on each open interval between the thresholds its comparisons name (and 0 where it reads |r| or
+sign(r)) and at each threshold, and where it is one line between the outer thresholds and lines of one
+slope outside meeting it there, writes that clip ``if lo < ... < hi else <the operand as it was>``: the
+order the proof assumed, checked where the code runs.  A comparison (np.abs, np.sign, an extremum) is
+decided only of ``±r + t``, `t` ±a name or a number, each side computed without rounding or a sum of two
+such rounded once: its sign is exact, the pieces are NumPy's own.  At a threshold where the ties' shares
+give another value than the line, ``not any_equal(r, t)`` joins the test (the code as it was there).
+Within a piece the rewrite computes the same real number rounded otherwise (``k * d`` where ``k * r -
+k * (r - d)`` cancelled): the rule of docs/how-it-works.md, "Rewrites that round differently"; where
+`r` is inf or NaN the loss is not finite either.  NumPy code only (not read back, not numba), float64.
 """
 
 from __future__ import annotations
@@ -34,7 +31,6 @@ from .liveness import assigned_name, is_comment, nodes
 
 #: the calls whose adjoints this pass reads; where none is spelled it has nothing to do
 CALLS = frozenset({"abs", "sign", "where", "minimum", "maximum", "clip"})
-_ELEMENTWISE = CALLS
 _SIDES = {ast.Lt: lambda s: s < 0, ast.LtE: lambda s: s <= 0, ast.Gt: lambda s: s > 0,
           ast.GtE: lambda s: s >= 0, ast.Eq: lambda s: s == 0, ast.NotEq: lambda s: s != 0}
 
@@ -44,11 +40,7 @@ class _Unknown(Exception):
 
 
 class _Need(Exception):
-    """A comparison against a threshold not yet among the breakpoints."""
-
-    def __init__(self, form: Form):
-        super().__init__()
-        self.form = form
+    """A comparison against a threshold not yet among the breakpoints (its form, the argument)."""
 
 
 def clip_cases(func: ast.FunctionDef, is_scalar: Callable[[str], bool]) -> bool:
@@ -89,8 +81,7 @@ def clip_cases(func: ast.FunctionDef, is_scalar: Callable[[str], bool]) -> bool:
 
 
 def _spelled(operand: ast.expr, forward: set[str], is_scalar: Callable[[str], bool]) -> bool:
-    """Whether `operand` as written reads forward arrays alone (and numbers), by no selection: a value
-    the loss made anyway (``c / n`` of Huber's clipped ``c``), nothing to fold."""
+    """Whether `operand` reads forward arrays and numbers, by no selection (``c / n``): nothing to fold."""
     return not any(np_call(n) in CALLS for n in ast.walk(operand)) and all(
         n.id in forward or n.id == "np" or is_scalar(n.id) for n in ast.walk(operand) if isinstance(n, ast.Name))
 
@@ -106,7 +97,7 @@ def _elementwise(expr: ast.expr) -> bool:
     """Arithmetic, comparisons and the calls this pass decides, of names and numbers."""
     for node in ast.walk(expr):
         if isinstance(node, ast.Call):
-            if np_call(node) not in _ELEMENTWISE:
+            if np_call(node) not in CALLS:
                 return False
         elif isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.MatMult):
@@ -127,8 +118,7 @@ def _clipped(operand: ast.expr, current, stores, before, is_scalar) -> ast.expr 
         return None
     names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} - {"np"}
     arrays = {n for n in names if not is_scalar(n)}
-    if len(arrays) != 1 or not names <= before \
-            or any(stores[n] > 1 for n in names):
+    if len(arrays) != 1 or not names <= before or any(stores[n] > 1 for n in names):
         return None
     atom = arrays.pop()
     breaks: list[Form] = []
@@ -136,7 +126,7 @@ def _clipped(operand: ast.expr, current, stores, before, is_scalar) -> ast.expr 
         try:
             pieces = [_Eval(atom, breaks, where).value(value) for where in range(2 * len(breaks) + 1)]
         except _Need as need:
-            if not _insert(breaks, need.form):
+            if not _insert(breaks, need.args[0]):
                 return None
             continue
         except _Unknown:
@@ -218,7 +208,8 @@ class _Eval:
             return self._binop(node)
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             left, right = self.value(node.left), self.value(node.comparators[0])
-            if not isinstance(left, dict) or not isinstance(right, dict) or type(node.ops[0]) not in _SIDES:
+            if not isinstance(left, dict) or not isinstance(right, dict) or type(node.ops[0]) not in _SIDES \
+                    or not _exact_pair(node.left, node.comparators[0]):
                 raise _Unknown
             return _SIDES[type(node.ops[0])](self._order(left, right))
         return self._call(node)
@@ -245,6 +236,11 @@ class _Eval:
     def _call(self, node: ast.expr):
         name = np_call(node)
         args = [self.value(a) for a in node.args] if name in CALLS else None
+        exact = name is not None and all(_exact_pair(a, b) for i, a in enumerate(node.args[:3])
+                                         for b in node.args[i + 1:3]) if name in ("minimum", "maximum", "clip") \
+            else len(node.args) == 1 and _exact_pair(node.args[0], ast.Constant(0.0))
+        if name != "where" and not exact:
+            raise _Unknown  # (a sign NumPy may round otherwise than the forms say)
         if name in ("abs", "sign") and len(args) == 1 and isinstance(args[0], dict):
             sign = self._side(args[0])  # (of ±atom only: a threshold's form is 0 there)
             return scaled(args[0], {(): float(sign)}) if name == "abs" else _clean({"1": {(): float(sign)}})
@@ -261,8 +257,7 @@ class _Eval:
         raise _Unknown
 
     def _side(self, form: Form) -> int:
-        """The sign of ``form`` on this piece: -1, 0 or 1, where `form` is ``±atom + t`` (t a threshold) or a
-        difference of two breakpoints."""
+        """The sign of ``form`` on this piece: -1, 0 or 1, where `form` is ``±atom + t`` (t a threshold)."""
         slope = form.get(self.atom)
         rest = {k: v for k, v in form.items() if k != self.atom}
         if slope is None:
@@ -294,6 +289,29 @@ class _Eval:
                 raise _Need(side)
         i, j = (self.breaks.index(side) for side in sides)
         return (i > j) - (i < j)
+
+
+def _plain(node: ast.expr) -> bool:
+    """A value computed without rounding from the names and numbers it reads (negated, selected)."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _plain(node.operand)
+    name = np_call(node)
+    return name in ("abs", "minimum", "maximum", "clip", "where") and all(
+        _plain(a) for a in node.args[1 if name == "where" else 0:])
+
+
+def _exact_pair(left: ast.expr, right: ast.expr) -> bool:
+    """Whether NumPy orders `left` and `right` as their forms do: both computed without rounding, or one
+    of them 0 and the other a sum or difference of two such values, rounded once (its sign exact)."""
+    if _plain(left) and _plain(right):
+        return True
+    for value, zero in ((left, right), (right, left)):
+        if isinstance(zero, ast.Constant) and zero.value == 0 and isinstance(value, ast.BinOp) \
+                and isinstance(value.op, (ast.Add, ast.Sub)) and _plain(value.left) and _plain(value.right):
+            return True
+    return False
 
 
 def _number_side(form: Form) -> int | None:
