@@ -47,6 +47,7 @@ import variants33_piecewise as v33
 import variants34_gates as v34g
 import variants34_piecewise as v34
 import variants34e_sums as v34e
+import variants35_piecewise as v35
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -339,6 +340,18 @@ VARIANTS = [
     Variant("capped_l1_where_1e4x30", "capped_l1_where", (0,), _arguments(v34.residual_args, extra=(5.0,)),
             {"n": 9, "d": 4}),
     Variant("hardtanh_mlp_2000x20x32", "hardtanh_mlp", (0, 1), v34.mlp_args, {"n": 9, "d": 3, "h": 4}),
+    # wave 35's held-out piecewise losses, written before its speed work (benchmarks/variants35_piecewise.py)
+    Variant("eps_two_hinges_1e4x30", "eps_two_hinges", (0,), _arguments(v35.residual_args, extra=(1.5,)),
+            {"n": 9, "d": 4}),
+    Variant("berhu_hinge_1e4x30", "berhu_hinge", (0,), _arguments(v35.residual_args, extra=(2.0,)), {"n": 9, "d": 4}),
+    Variant("quantile_huber_1e4x30", "quantile_huber", (0,), _arguments(v35.residual_args, extra=(0.3, 2.0)),
+            {"n": 9, "d": 4}),
+    Variant("capped_abs_square_1e4x30", "capped_abs_square", (0,), _arguments(v35.residual_args, extra=(3.0,)),
+            {"n": 9, "d": 4}),
+    Variant("soft_threshold_sq_1e4x30", "soft_threshold_sq", (0,), _arguments(v35.residual_args, extra=(1.5,)),
+            {"n": 9, "d": 4}),
+    Variant("interval_sq_hinge_1e4x30", "interval_sq_hinge", (0,), _arguments(v35.residual_args, extra=(1.5,)),
+            {"n": 9, "d": 4}),
     # full sums beside tanh / sqrt chains, held out from wave 34e's numba work (benchmarks/variants34e_sums.py)
     Variant("logcosh_bias_1e4x100", "logcosh_bias", (0, 1), v34e.sums_args, {"n": 9, "d": 4}),
     Variant("tanh_output_mse_1e4x100", "tanh_output_mse", (0, 1), v34e.sums_args, {"n": 9, "d": 4}),

@@ -379,3 +379,8 @@ from variants34_piecewise import (  # noqa: E402, F401, I001
 from variants34e_sums import (  # noqa: E402, F401, I001
     logcosh_bias, logcosh_bias_grad, margin_logaddexp, margin_logaddexp_grad, pseudo_huber_bias,
     pseudo_huber_bias_grad, sigmoid_tanh_nll, sigmoid_tanh_nll_grad, tanh_output_mse, tanh_output_mse_grad)
+# piecewise losses held out from wave 35's speed work (benchmarks/variants35_piecewise.py)
+from variants35_piecewise import (  # noqa: E402, F401, I001
+    berhu_hinge, berhu_hinge_grad, capped_abs_square, capped_abs_square_grad, eps_two_hinges, eps_two_hinges_grad,
+    interval_sq_hinge, interval_sq_hinge_grad, quantile_huber, quantile_huber_grad, soft_threshold_sq,
+    soft_threshold_sq_grad)

@@ -123,7 +123,7 @@ def _number_form(form: Form) -> bool:
     return set(form) <= {"1"}
 
 
-def _added(left: Form, right: Form, sign: float) -> Form:
+def added(left: Form, right: Form, sign: float) -> Form:
     """``left + sign * right``, coefficients that cancel dropped."""
     out = {atom: dict(c) for atom, c in left.items()}
     for atom, coefficient in right.items():
@@ -137,7 +137,7 @@ def _added(left: Form, right: Form, sign: float) -> Form:
     return out
 
 
-def _scaled(form: Form, factor: dict) -> Form:
+def scaled(form: Form, factor: dict) -> Form:
     """`form` times the coefficient `factor` (monomials multiplied, names sorted)."""
     out: Form = {}
     for atom, coefficient in form.items():
@@ -152,6 +152,11 @@ def _scaled(form: Form, factor: dict) -> Form:
                     product[monomial] = total
         out[atom] = product
     return out
+
+
+def _without(renames: dict[str, ast.expr], name: str) -> dict[str, ast.expr]:
+    """`renames` but `name`'s: a decided value read through the others it was decided from, never itself."""
+    return {n: v for n, v in renames.items() if n != name}
 
 
 def _comparison(node: ast.expr) -> bool:
@@ -282,21 +287,21 @@ class _Cases(ast.NodeTransformer):
             return self._name_linear(expr.id, renames)
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             inner = self.linear(expr.operand, renames)
-            return inner if inner is None or isinstance(expr.op, ast.UAdd) else _scaled(inner, {(): -1.0})
+            return inner if inner is None or isinstance(expr.op, ast.UAdd) else scaled(inner, {(): -1.0})
         if not isinstance(expr, ast.BinOp):
             return None
         left, right = self.linear(expr.left, renames), self.linear(expr.right, renames)
         if left is None or right is None:
             return None
         if isinstance(expr.op, ast.Add):
-            return _added(left, right, 1.0)
+            return added(left, right, 1.0)
         if isinstance(expr.op, ast.Sub):
-            return _added(left, right, -1.0)
+            return added(left, right, -1.0)
         if isinstance(expr.op, ast.Mult):
             if _number_form(left):
-                return _scaled(right, left.get("1", {}))
+                return scaled(right, left.get("1", {}))
             if _number_form(right):
-                return _scaled(left, right.get("1", {}))
+                return scaled(left, right.get("1", {}))
             return None
         if isinstance(expr.op, ast.Div) and _number_form(right):
             divisor = right.get("1", {})
@@ -305,22 +310,22 @@ class _Cases(ast.NodeTransformer):
             (monomial, number), = divisor.items()
             if number == 0.0 or len(monomial) > 1 or (monomial and monomial[0].startswith("/")):
                 return None
-            return _scaled(left, {tuple("/" + n for n in monomial): 1.0 / number})
+            return scaled(left, {tuple("/" + n for n in monomial): 1.0 / number})
         return None
 
     def _name_linear(self, name: str, renames: dict[str, ast.expr]) -> Form | None:
-        if name in renames:
-            return self.linear(renames[name], {})
+        if name in renames:  # (transitively: ``c = np.maximum(t2, -d)`` decided t2, itself np.minimum(r, d) decided r)
+            return self.linear(renames[name], _without(renames, name))
         if name in self.env:
             form: Form = {}
             for atom, coefficient in self.env[name].items():
                 if atom in renames:
-                    part = self.linear(renames[atom], {})
+                    part = self.linear(renames[atom], _without(renames, atom))
                     if part is None:
                         return None
-                    form = _added(form, _scaled(part, coefficient), 1.0)
+                    form = added(form, scaled(part, coefficient), 1.0)
                 else:
-                    form = _added(form, {atom: coefficient}, 1.0)
+                    form = added(form, {atom: coefficient}, 1.0)
             return form
         if name in self.held:  # a selection: `_zero` reads it case by case
             return None

@@ -53,6 +53,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four,
    and `joined_scatters` — two products by one left factor scattered into adjacent column blocks
    of one adjoint, one, and the blocks' bias sums one sum of that join (`joined_sums`) (NumPy code only);
+4b'. `clip_cases` — an operand of ``@`` that is, piece by piece in one array, ``k * np.clip(r, lo, hi)``
+   (plus a slope outside), one clip, its thresholds' order and its ties checked where it runs (rounds otherwise);
 4c. `dot_sums` — a sum or mean of products of vectors of one shape as dot products (NumPy code,
    float64 only); `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
    for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);
@@ -77,7 +79,9 @@ over cosh, within an ulp, and ±1 past their overflow: `hyperbolic`; a product b
 moved to the numbers, but out of the normal range: `like_terms`; the sign of a zero a selection of
 a value already zero off its condition gave as ``+0.0``: `joined_selections`, which also joins nested
 selections bit for bit, before `selections`; a zero's sign where an extremum's sides tie as zeros:
-`selected_extrema`). In debug mode only step 1 runs: the debug checks match the statements one to one.
+`selected_extrema`; a clip for the pieces that equal it, a real number rounded once: `clip_cases`, by the
+rule of docs/how-it-works.md, "Rewrites that round differently").  In debug mode only step 1 runs: the
+debug checks match the statements one to one.
 """
 
 from __future__ import annotations
@@ -94,6 +98,7 @@ from . import (
     carried_writes,
     cases,
     cholesky_pairs,
+    clip_cases,
     contract,
     dot_sums,
     einsum_matmuls,
@@ -130,10 +135,11 @@ from . import (
     zero_restore,
     zero_ties,
 )
-from .known_names import Bindings, grow, item_of
-from .liveness import is_comment, is_size, vocabulary
+from .known_names import Bindings, grow
+from .liveness import is_comment, vocabulary
+from .scalars import is_scalar_expr, shape_items
 from .shape_classes import shape_classes
-from .simplify import is_float, is_float_call, simplify
+from .simplify import is_float, simplify
 
 HEADERS = ("forward", "backward")
 
@@ -257,6 +263,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
                                          floats.__contains__)
         if not changed:
             break
+    # a gradient equal case by case to a clip of one array, one clip (NumPy code, float64; rounds otherwise)
+    if info.python_loops and not info.derivable and not info.portable and info.double and clip_cases.CALLS \
+            & vocabulary(func) and clip_cases.clip_cases(func, scalar_names(func, info).__contains__):
+        statements.remove_dead(func.body)
     # np.split's pieces as slices, their adjoints joined in one list (code NumPy runs as it is)
     if info.python_loops and not info.derivable and not info.portable:
         if splits.CALLS & vocabulary(func):
@@ -364,30 +374,9 @@ def float_names(func: ast.FunctionDef | Bindings, info: OptimizeInfo) -> set[str
 def scalar_names(func: ast.FunctionDef | Bindings, info: OptimizeInfo) -> set[str]:
     """Names certainly holding numbers, not arrays: those the shapes say so, and values every
     assignment of which is arithmetic on numbers (adjoints inside loops, say)."""
-    seed = {name for name in set(info.shapes) | set(info.adjoints) if info.is_scalar(name)}
-    return grow(func, seed, info.params, is_scalar_expr)
-
-
-def is_scalar_expr(node: ast.expr, known: set[str]) -> bool:
-    if is_size(node) or _is_shape_item(node):
-        return True
-    if isinstance(node, ast.Constant):
-        return type(node.value) in (int, float)
-    if isinstance(node, ast.Name):
-        return node.id in known
-    if isinstance(node, ast.Subscript):  # an item of a list of numbers (known_names.py)
-        return item_of(node) in known
-    if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
-        return is_scalar_expr(node.left, known) and is_scalar_expr(node.right, known)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return is_scalar_expr(node.operand, known)
-    return is_float_call(node) and all(is_scalar_expr(a, known) for a in node.args)
-
-
-def _is_shape_item(node: ast.expr) -> bool:
-    """``x.shape[0]``: an int."""
-    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
-        and node.value.attr == "shape" and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
+    bound = func if isinstance(func, Bindings) else Bindings.of(func, info.params)  # (a shape's items: ints)
+    seed = {name for name in set(info.shapes) | set(info.adjoints) if info.is_scalar(name)} | shape_items(bound)
+    return grow(bound, seed, info.params, is_scalar_expr)
 
 
 def _inline_arrays(info: OptimizeInfo):
