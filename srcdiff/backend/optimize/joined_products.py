@@ -43,7 +43,7 @@ def join_products(func: ast.FunctionDef, shape_of: Callable[[str], Shape]) -> bo
     return changed
 
 
-def _block(e: ast.expr, definitions: dict, shape_of):
+def column_block(e: ast.expr, definitions: dict, shape_of):
     """``W[:, lo:hi]`` of a matrix W (or a name bound to one): (W, lo, hi)."""
     value = definitions.get(e.id) if isinstance(e, ast.Name) else e
     if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)
@@ -66,7 +66,7 @@ def _products(body: list[ast.stmt], definitions: dict, shape_of) -> list:
             continue
         for n in nodes(stmt.value):
             if isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult) and isinstance(n.left, ast.Name):
-                block = _block(n.right, definitions, shape_of)
+                block = column_block(n.right, definitions, shape_of)
                 if block is not None:
                     found.append((i, n, n.left.id, block))
     return found

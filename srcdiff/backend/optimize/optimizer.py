@@ -49,7 +49,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    adjacent column blocks of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were
    four, and `joined_scatters` — two products by one left factor scattered into adjacent column blocks of one
    adjoint, one, and the blocks' bias sums one sum of that join (`joined_sums`); `joined_products`: a left
-   operand's products with blocks tiling one matrix, one product sliced; `nested_joins` (NumPy code only);
+   operand's products with blocks tiling one matrix, one product sliced; an input's adjoint through adjacent blocks'
+   transposes, one product (`joined_transposes`); `nested_joins` (NumPy code only);
 4c. `dot_sums` — a sum or mean of products of vectors of one shape as dot products (NumPy code,
    float64 only); `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
    for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);
@@ -100,6 +101,7 @@ from . import (
     joined_products,
     joined_scatters,
     joined_selections,
+    joined_transposes,
     joined_writes,
     like_terms,
     logistic,
@@ -256,7 +258,6 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
                                          floats.__contains__)
         if not changed:
             break
-    # np.split's pieces as slices, their adjoints joined in one list or added into blocks (NumPy code)
     if info.python_loops and not info.derivable and not info.portable:
         if splits.CALLS & vocabulary(func):
             splits.join_adjoints(func)
@@ -264,7 +265,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
             split_blocks.pieces_as_blocks(func) if one_width(func, info) else None  # (adds in place)
         if adjacent_products.join_adjacent_products(func, info.shape, info.adjoints.get) \
                 | joined_scatters.join_scatters(func, info.shape, info.adjoints.get) \
-                | joined_products.join_products(func, info.shape):
+                | joined_products.join_products(func, info.shape) | joined_transposes.join_transposes(func, info.shape):
             nested_joins.join_nested(func)  # (joins of joins flat, a join made twice once)
             statements.remove_dead_in_loops(func.body)
             statements.remove_dead(func.body)
@@ -306,7 +307,6 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and not info.derivable and not info.portable and cholesky_pairs.CALLS & vocabulary(func):
         if cholesky_pairs.cholesky_pairs(func):  # a Cholesky factor's adjoint through its matrix alone
             statements.remove_dead(func.body)  # the shapes only the terms' reshapes read
-    # sums of products of same-shape vectors as dot products (code NumPy runs as it is; float64 throughout)
     if info.python_loops and not info.derivable and not info.portable and info.double:
         floats = float_names(Bindings.of(func, info.params), info)
         dot_sums.dot_sums(func, shape_classes(func, is_scalar, info.params, info.shape),
