@@ -48,6 +48,7 @@ import variants34_gates as v34g
 import variants34_piecewise as v34
 import variants34e_sums as v34e
 import variants35_piecewise as v35
+import variants35_gates as v35g
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -309,6 +310,14 @@ VARIANTS = [
     Variant("dict_bias_cell_T25_h48", "dict_bias_cell", (0, 1), v34g.dict_bias_args,
             {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("split_gates_T25_h48", "split_gates", (0, 1), v34g.split_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    # gated cells held out from wave 35d's speed work (benchmarks/variants35_gates.py)
+    Variant("lstm_forget_bias_T25_h48", "lstm_forget_bias", (0, 1, 2), v35g.forget_bias_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("indrnn_gated_T25_h48", "indrnn_gated", (0, 1, 2), v35g.indrnn_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("highway_depth_L10_d48", "highway_depth", (0, 1, 2, 3), v35g.highway_args, {"L": 3, "B": 2, "d": 2}),
+    Variant("list_gates_T25_h48", "list_gates", (0, 1), v35g.list_gates_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("stacked_gates_T25_h48", "stacked_gates", (0, 1, 2), v35g.stacked_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     # wave 33's held-out piecewise losses, written before its speed work (benchmarks/variants33_piecewise.py)
     Variant("pinball_where_1e4x30", "pinball_where", (0,), _arguments(v33.residual_args, extra=(0.3,)),
             {"n": 9, "d": 4}),
@@ -399,7 +408,7 @@ def central_differences(f, args, wrt, eps=1e-6):
     out = []
     for i in wrt:
         base = args[i]
-        items = sorted(base) if isinstance(base, dict) else [None]
+        items = sorted(base) if isinstance(base, dict) else range(len(base)) if isinstance(base, list) else [None]
         for key in items:
             arr = np.array(base[key] if key is not None else base, dtype=float)
             g = np.zeros_like(arr)
@@ -409,7 +418,10 @@ def central_differences(f, args, wrt, eps=1e-6):
                     moved = arr.copy()
                     moved[j] += step
                     a = list(args)
-                    a[i] = {**base, key: moved} if key is not None else (moved if arr.ndim else float(moved))
+                    if isinstance(base, list):  # (a list of arrays: one replaced)
+                        a[i] = [moved if k == key else v for k, v in enumerate(base)]
+                    else:
+                        a[i] = {**base, key: moved} if key is not None else (moved if arr.ndim else float(moved))
                     vals.append(f(*a))
                 g[j] = (vals[0] - vals[1]) / (2 * eps)
             out.append(g)

@@ -365,6 +365,10 @@ from variants33_gates import (  # noqa: E402, F401, I001
 from variants34_gates import (  # noqa: E402, F401, I001
     cifg_lstm, cifg_lstm_grad, dict_bias_cell, dict_bias_cell_grad, gru_reset_after, gru_reset_after_grad, mgu_bias,
     mgu_bias_grad, split_gates, split_gates_grad)
+# gated cells held out from wave 35d's speed work (benchmarks/variants35_gates.py)
+from variants35_gates import (  # noqa: E402, F401, I001
+    highway_depth, highway_depth_grad, indrnn_gated, indrnn_gated_grad, list_gates, list_gates_grad,
+    lstm_forget_bias, lstm_forget_bias_grad, stacked_gates, stacked_gates_grad)
 # piecewise losses held out from wave 33's speed work (benchmarks/variants33_piecewise.py)
 from variants33_piecewise import (  # noqa: E402, F401, I001
     dead_zone_clip, dead_zone_clip_grad, eps_linear_max, eps_linear_max_grad, huber_bool_mask, huber_bool_mask_grad,

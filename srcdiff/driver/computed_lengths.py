@@ -26,8 +26,8 @@ import dataclasses
 
 from ..backend import render
 from ..ir import shapes
-from ..ir.nodes import Function, Node, Var, all_nodes
-from ..ir.shape_inference import infer_shapes
+from ..ir.nodes import Const, Function, Node, Var, all_nodes
+from ..ir.shape_inference import SPLIT_AXES, infer_shapes
 from ..ir.shapes import Shape
 
 #: the cell the test calls: the gradient compiled without the assumption (`Fallback`)
@@ -35,6 +35,10 @@ FALLBACK = "__srcdiff_lengths__"
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)
 _MADE = ("numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full")  # (a shape, then a fill or a dtype)
 _ARITHMETIC_RULES = ("nograd", "operator.add", "operator.sub", "operator.mul", "operator.floordiv")
+#: splits into equal pieces, the axis each cuts along (np.array_split's pieces may differ by one)
+_SPLITS = {name: axis for name, axis in SPLIT_AXES.items() if name != "numpy.array_split"}
+#: arrays whose axes' lengths follow from their operands' (`Assumed._computed`)
+_COMPUTED = ("operator.matmul", "operator.add", "operator.sub", "operator.mul", "operator.truediv")
 
 
 def infer(ir: Function, param_shapes: dict[str, Shape], call_shape, options, foreign) -> tuple[dict, list]:
@@ -45,12 +49,11 @@ def infer(ir: Function, param_shapes: dict[str, Shape], call_shape, options, for
             or options.pullback or foreign:
         return shape_of, []
     found = Assumed(ir, shape_of)
-    if not found.lengths:
-        return shape_of, []
-    shape_of = infer_shapes(ir, param_shapes, call_shape, found.lengths)
-    if found.slices(shape_of):
+    if found.lengths:
         shape_of = infer_shapes(ir, param_shapes, call_shape, found.lengths)
-    return shape_of, found.tests
+    if found.slices(shape_of):  # (bounds read from shapes alone too: ``n = b.shape[0]``, ``W[:, n:]``)
+        shape_of = infer_shapes(ir, param_shapes, call_shape, found.lengths)
+    return (shape_of, found.tests) if found.lengths else (shape_of, [])
 
 
 class Assumed:
@@ -65,6 +68,7 @@ class Assumed:
         self.tuples: dict[str, ast.expr] = {}  # name -> ``x.shape`` of a parameter x
         self.lengths: dict[str, object] = {}
         self.tests: list[ast.expr] = []
+        self.pieces: dict[str, tuple] = {}  # a list made by ``np.split(x, k, axis)`` -> (axis, x's axes, k)
         # name -> the text of each axis's length (None: not known): parameters' ``x.shape[k]``, arrays
         # made of such lengths (``np.zeros((B, 2 * n))``) and written into (``set_item``)
         self.axes: dict[str, list] = {p: [ast.parse(f"{p}.shape[{k}]", mode="eval").body for k in range(s.ndim)]
@@ -89,6 +93,10 @@ class Assumed:
                                is not int else e for e in (size.elts if isinstance(size, ast.Tuple) else [size])]
         elif node.rule.name == "setitem" and inputs and inputs[0] in self.axes:
             self.axes[name] = self.axes[inputs[0]]
+        elif node.rule.name in _SPLITS and inputs and inputs[0] in self.axes:
+            self._split(node)
+        elif node.rule.name == "getitem" and inputs and inputs[0] in self.axes and self._rows(node):
+            self.axes[name] = self.axes[inputs[0]][len(node.static["index"]):]  # (``xs[t]``: a step's rows)
         elif node.rule.name in _ARITHMETIC_RULES and isinstance(expr, ast.BinOp):
             text = self._text(expr, set(inputs))
             if text is not None:
@@ -97,6 +105,60 @@ class Assumed:
                     self.lengths[name] = shapes.MANY
                     self.tests.append(ast.parse(f"({ast.unparse(text)}) == 1 or ({ast.unparse(text)}) < 0",
                                                 mode="eval").body)
+
+        if node.rule.name in _COMPUTED and name not in self.ints:
+            self._computed(node, inputs)
+
+    def _split(self, node: Node) -> None:
+        """``np.split(x, k, axis)`` (hsplit, vsplit, dsplit) of an array of `axes` into a literal number
+        of pieces: each piece, ``t[i]``, is x along its other axes and ``x.shape[axis] // k`` along that
+        one (else the call raises, as the user's does)."""
+        k, lengths = node.static.get("indices_or_sections"), self.axes[node.inputs[0].name]
+        if type(k) is not int or k <= 0 or any(isinstance(v, Var) for v in node.inputs[1:]):
+            return
+        axis = _SPLITS[node.rule.name](node.static, len(lengths))
+        if type(axis) is int and -len(lengths) <= axis < len(lengths) and lengths[axis] is not None:
+            self.pieces[node.out.name] = (axis % len(lengths), lengths, k)
+
+    def _rows(self, node: Node) -> bool:
+        """``xs[t]``, ``xs[i, j]``: ints (of no array) index the leading axes, nothing else."""
+        kinds, out = node.static.get("index", ()), self.shape_of.get(node.out.name, shapes.UNKNOWN)
+        return bool(kinds) and all(kind in ("int", "op") for kind, _ in kinds) and all(
+            isinstance(v, Const) or self.shape_of.get(v.name, shapes.UNKNOWN).scalar for v in node.inputs[1:]) \
+            and out.known and not out.scalar and len(out.dims) == len(self.axes[node.inputs[0].name]) - len(kinds)
+
+    def _computed(self, node: Node, inputs: list) -> None:
+        """The axes' lengths of a product of two matrices (``x @ W``: x's rows, W's columns) and of
+        arithmetic broadcasting arrays (``x @ W + b``: each axis the largest of its operands' lengths,
+        ``max(W.shape[1], b.shape[0])``; the product ``a[:, n:]`` slices is then a computed array:
+        wrong only where an operand's length is 0 and the other's 1, when every slice is empty)."""
+        shape = self.shape_of.get(node.out.name, shapes.UNKNOWN)
+        if not shape.known or shape.scalar:
+            return
+        known = [self.axes.get(n) if n is not None else None for n in inputs]
+        ranks = [self.shape_of.get(n, shapes.UNKNOWN) if n is not None else shapes.of_constant(v.value)
+                 if isinstance(v, Const) else shapes.UNKNOWN for n, v in zip(inputs, node.inputs)]
+        if any(not r.known for r in ranks):
+            return
+        ranks = [0 if r.scalar else len(r.dims) for r in ranks]
+        axes = [k if k is not None else [None] * r for k, r in zip(known, ranks)]
+        if node.rule.name == "operator.matmul":
+            if ranks == [2, 2] and len(shape.dims) == 2:
+                self.axes[node.out.name] = [axes[0][0], axes[1][1]]
+            return
+        out = []
+        for axis in range(-len(shape.dims), 0):
+            texts = [a[axis] for a in axes if len(a) >= -axis]
+            if not texts or any(t is None for t in texts):
+                out.append(None)
+                continue
+            text = texts[0]
+            for other in texts[1:]:
+                if ast.dump(other) != ast.dump(text):
+                    text = ast.Call(ast.Name("max", ast.Load()), [text, other], [])
+            out.append(text)
+        if any(t is not None for t in out):
+            self.axes[node.out.name] = out
 
     def _array(self, e: ast.expr, inputs) -> bool:
         """A parameter of an array of known ndim."""
@@ -136,6 +198,10 @@ class Assumed:
             if type(node) is not Node or node.rule.name != "getitem":
                 continue
             expr, kinds = node.expr, node.static.get("index", ())
+            if [kind for kind, _ in kinds] == ["int"] and isinstance(node.inputs[0], Var) \
+                    and node.inputs[0].name in self.pieces:
+                found = self._piece(node, shape_of) or found
+                continue
             if not kinds or any(kind != "slice" for kind, _ in kinds) or not isinstance(node.inputs[0], Var) \
                     or not isinstance(expr, ast.Subscript):
                 continue
@@ -157,6 +223,21 @@ class Assumed:
                 found = True
         return found
 
+
+    def _piece(self, node: Node, shape_of: dict[str, Shape]) -> bool:
+        """Assume a piece of `pieces` (``t1[0]`` of ``t1 = np.split(W, 3, axis=1)``) not of length one
+        along the axis split, testing ``W.shape[1] // 3 == 1``; whether it was."""
+        axis, lengths, k = self.pieces[node.inputs[0].name]
+        out = shape_of.get(node.out.name)
+        if out is None or not out.known or len(out.dims) != len(lengths) or out.dims[axis] != shapes.UNKNOWN_DIM:
+            return False
+        width = ast.BinOp(lengths[axis], ast.FloorDiv(), ast.Constant(k))
+        self.axes[node.out.name] = [width if a == axis else length for a, length in enumerate(lengths)]
+        self.lengths[node.out.name] = (axis,)
+        test = ast.parse(f"({ast.unparse(width)}) == 1", mode="eval").body
+        if all(ast.dump(test) != ast.dump(t) for t in self.tests):
+            self.tests.append(test)
+        return True
 
     def _slice_test(self, length: ast.expr, part: ast.Slice, names: set) -> ast.expr | None:
         """``len(range(length)[lo:hi:step]) == 1``, the bounds over the parameters (None where one

@@ -123,8 +123,8 @@ def _of_list(item, operands: list[Shape], items: dict) -> Shape | None:
     first = item.inputs[0].name if item.inputs and isinstance(item.inputs[0], Var) else None
     if item.out.name in items and name not in ("list", "list.append", "copy"):
         items[item.out.name] = shapes.UNKNOWN  # made again by something else: nothing known
-    if name in _SPLITS and operands and operands[0].known and operands[0].ndim:
-        axis = _SPLITS[name](item.static, operands[0].ndim)
+    if name in SPLIT_AXES and operands and operands[0].known and operands[0].ndim:
+        axis = SPLIT_AXES[name](item.static, operands[0].ndim)
         if type(axis) is int and -operands[0].ndim <= axis < operands[0].ndim:
             dims = list(operands[0].dims)
             dims[axis] = shapes.UNKNOWN_DIM  # every part has the array's other axes
@@ -151,7 +151,7 @@ def _of_list(item, operands: list[Shape], items: dict) -> Shape | None:
 
 
 #: splits, and the axis each cuts along (from its statics and the array's ndim)
-_SPLITS = {"numpy.split": lambda static, ndim: static.get("axis", 0),
+SPLIT_AXES = {"numpy.split": lambda static, ndim: static.get("axis", 0),
            "numpy.array_split": lambda static, ndim: static.get("axis", 0),
            "numpy.hsplit": lambda static, ndim: 1 if ndim > 1 else 0,
            "numpy.vsplit": lambda static, ndim: 0,

@@ -5,21 +5,18 @@ spells control flow: loops, branches and loop stacks are whatever statements cod
 and every pass treats them conservatively (see `liveness`).  The passes, in order:
 
 0. `writes.write_in_place` — ``y_1 = set_item(y, i, v)`` written into `y` where nothing else sees it;
-1. `simplify` — constant arithmetic, ``1.0 * e -> e``, ``e ** 2 -> e * e``, signs moved outward
-   (``a + -b -> a - b``);
+1. `simplify` — constant arithmetic, ``1.0 * e -> e``, ``e ** 2 -> e * e``, signs outward (``a + -b -> a - b``);
 2. `statements.propagate_copies` — the seed ``f_bar = 1.0`` and identity adjoints
    (``t7_bar = f_bar``) replaced by what they copy, so step 1 can fold the ``1.0``;
-3. `statements.remove_dead` — assignments nothing reads;
-4. `statements.inline_single_use` — for numbers, a temporary read once moves into its use,
-   merging ``x_bar = a; x_bar = x_bar + b`` into ``x_bar = a + b``;
+3. `statements.remove_dead` — assignments nothing reads; 4. `statements.inline_single_use` — for numbers,
+   a temporary read once moves into its use, merging ``x_bar = a; x_bar = x_bar + b`` into ``x_bar = a + b``;
    (with them, `logistic.logistic_factors`: a sigmoid's adjoint ``g * s / d * e`` read from its
    value, ``g * s * (1.0 - s)``, which rounds differently and is 0, not NaN, where it saturates);
    (with them, `wheres.fold_decided_wheres`: a ``np.where(c, ...)`` inside a branch another one on `c`
    already chose, kept to that branch, a zero adjoint's hold ``held_still`` whose direction is a nonzero
    number there dropped; `wheres.inline_decided`: such a selection, or chain, held in a temporary there);
-   (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a
-   write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
-   zeroings on a copy, in plain NumPy);
+   (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a write zeroed reads
+   the unzeroed one; after them, `writes.zero_on_copies`: the remaining zeroings on a copy, in plain NumPy);
    `triangular_solves` — ``np.linalg.solve`` with a Cholesky factor a triangular solve (not
    bitwise: it rounds differently; not for numba or code srcdiff reads back), then
    `repeated_solves`: a backward solve of a forward solve's right-hand side scaled is its
@@ -29,8 +26,7 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    (once they find nothing more, `masks.select_masks`: arithmetic of a 0/1 float mask made of a
    comparison, ``m * X + (1.0 - m) * Y``, is ``np.where(c, X, Y)`` of its branches simplified with
    m = 1 and m = 0, like terms collected; then steps 2-4 again; only where every argument is float64
-   or a Python number (the float64 mask widened nothing then), not for numba nor another library's
-   arrays);
+   or a Python number (the float64 mask widened nothing then), not for numba nor another library's arrays);
    (with them, `mask_products`: a 0/1 float mask ``np.where(c, 0.0, 1.0)`` read only as a factor, or a boolean
    one or a selected number as any, each product the selection of its other factors; then `wheres.merge_complements`:
    ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)`` is ``x = np.where(c, a, b)``, and
@@ -47,22 +43,23 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    (`reassembly`, `zero_restore`), a join of an array's own ends and a write into a carried array
    made in place (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items
    nothing reads dropped (`stack_items`), dead statements of loop bodies);
-4b. `splits` — ``np.split(x, k, axis=a)`` the list of its k slices (``np.split`` only where the
-   length does not divide, to raise as it does), and its adjoint's pieces given to
-   ``split_adjoint`` as one list; `adjacent_products` — the products of adjacent column blocks
-   of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four,
-   and `joined_scatters` — two products by one left factor scattered into adjacent column blocks
-   of one adjoint, one, and the blocks' bias sums one sum of that join (`joined_sums`) (NumPy code only);
+4b. `splits` — ``np.split(x, k, axis=a)`` the list of its k slices (``np.split`` only where the length does
+   not divide, to raise as it does), its adjoint's pieces given to ``split_adjoint`` as one list, then
+   read as blocks, added into the whole's adjoint (`split_blocks`); `adjacent_products` — the products of
+   adjacent column blocks of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were
+   four, and `joined_scatters` — two products by one left factor scattered into adjacent column blocks of one
+   adjoint, one, and the blocks' bias sums one sum of that join (`joined_sums`); `joined_products`: a left
+   operand's products with blocks tiling one matrix, one product sliced; an input's adjoint through adjacent blocks'
+   transposes, one product (`joined_transposes`); `nested_joins` (NumPy code only);
 4b'. `clip_cases` — an operand of ``@`` that is, piece by piece in one array, ``k * np.clip(r, lo, hi)``
    (plus a slope outside), one clip, its thresholds' order and its ties checked where it runs (rounds otherwise);
 4c. `dot_sums` — a sum or mean of products of vectors of one shape as dot products (NumPy code,
    float64 only); `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
    for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);
-5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
-   name can hold;
+5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other name can hold;
 6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
-7. `tidy.drop_empty` — loops and branches left with nothing to do;
-8. `tidy.tidy_comments` — drop comments whose code was folded away.
+7. `tidy.drop_empty` — loops and branches left with nothing to do; 8. `tidy.tidy_comments` — drop comments
+   whose code was folded away.
 
 Steps 2–4 repeat while they find something. No step changes the value of an expression: the gradient
 is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds once instead of through
@@ -106,8 +103,10 @@ from . import (
     factored_branches,
     fresh_loop_writes,
     hyperbolic,
+    joined_products,
     joined_scatters,
     joined_selections,
+    joined_transposes,
     joined_writes,
     like_terms,
     logistic,
@@ -115,12 +114,14 @@ from . import (
     mask_products,
     masks,
     memory,
+    nested_joins,
     reassembly,
     repeated_solves,
     sameshape,
     selected_extrema,
     selections,
     slice_joins,
+    split_blocks,
     splits,
     stack_items,
     stacks,
@@ -272,12 +273,15 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if splits.CALLS & vocabulary(func):
             splits.join_adjoints(func)
             splits.slice_sections(func, info.shape)
+            split_blocks.pieces_as_blocks(func) if one_width(func, info) else None  # (adds in place)
         if adjacent_products.join_adjacent_products(func, info.shape, info.adjoints.get) \
-                | joined_scatters.join_scatters(func, info.shape, info.adjoints.get):
+                | joined_scatters.join_scatters(func, info.shape, info.adjoints.get) \
+                | joined_products.join_products(func, info.shape) | joined_transposes.join_transposes(func, info.shape):
+            nested_joins.join_nested(func)  # (joins of joins flat, a join made twice once)
             statements.remove_dead_in_loops(func.body)
             statements.remove_dead(func.body)
-    # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum
-    # there), nor in code srcdiff differentiates again, nor for another library's arrays
+    # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum there), nor in
+    # code srcdiff differentiates again, nor for another library's arrays
     if info.python_loops and not info.derivable and not info.portable and contract.contract_sums(
             func, info.shape, is_scalar, lambda e: is_float(e, is_float_name),
             lambda n: info.adjoints.get(n, n)):
@@ -300,8 +304,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.batch_loops and loops.batch_accumulations(func, info.shape,
                                                       "np.array" if info.python_loops else "stack_rows"):
         statements.remove_dead(func.body)
-    # numba takes no reversed() of a list; a while loop's iteration count the backward loop
-    # no longer reads goes with it
+    # numba takes no reversed() of a list; a while loop's count the backward loop no longer reads goes with it
     if info.python_loops and stacks.iterate_stacks(func):
         statements.remove_unread(func)
     # (numba has no SciPy; code read back keeps NumPy's calls; another library's arrays keep the array API's)
@@ -315,7 +318,6 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and not info.derivable and not info.portable and cholesky_pairs.CALLS & vocabulary(func):
         if cholesky_pairs.cholesky_pairs(func):  # a Cholesky factor's adjoint through its matrix alone
             statements.remove_dead(func.body)  # the shapes only the terms' reshapes read
-    # sums of products of same-shape vectors as dot products (code NumPy runs as it is; float64 throughout)
     if info.python_loops and not info.derivable and not info.portable and info.double:
         floats = float_names(Bindings.of(func, info.params), info)
         dot_sums.dot_sums(func, shape_classes(func, is_scalar, info.params, info.shape),
@@ -333,8 +335,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         joined_selections.join_selections(func, scalar_names(func, info).__contains__)
         selections.bit_selections(func)
     is_scalar = scalar_names(func, info).__contains__
-    # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
-    # mismatch the user's function raises on would pass silently)
+    # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a mismatch passes silently)
     in_loops = info.adjoints.__contains__ if info.python_loops and not info.derivable else None
     if one_width(func, info):  # (x += c keeps x's dtype where x + c may take c's wider one)
         memory.accumulate_in_place(func.body, info.is_array, in_loops)
