@@ -47,8 +47,8 @@ import variants33_piecewise as v33
 import variants34_gates as v34g
 import variants34_piecewise as v34
 import variants34e_sums as v34e
-import variants35_piecewise as v35
 import variants35_gates as v35g
+import variants35_piecewise as v35
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
