@@ -71,8 +71,9 @@ Open (strict xfails below):
 * fin_cvar_sort: Hessian and hvp NaN at ``np.maximum(srt[k:] - srt[k], 0)`` with ``srt = np.sort(...)``:
   the tie persists, but forward mode proves persistence only through affine values (ad/moving_values.py),
   and np.sort is piecewise linear, affine only away from ties of its input.
-* pow_state_estimation: its Hessian and hvp are refused (the Hessian at the user's line since fix 3): ``h = (v0, v1)[bus]``
-  inside an if/elif over a loop of tuples, differentiated twice, is "a list on one side of this branch".
+* pow_state_estimation: its Hessian and hvp are refused (the Hessian at the user's line since fix 3):
+  ``h = (v0, v1)[bus]`` inside an if/elif over a loop of tuples, differentiated twice, is "a list on one
+  side of this branch".
 * Refused by grad at the user's line (so by every transformation): hyd_bucket_spill (``q += k * s;
   flows.append(q)`` over ``for p in rain``, rain a list parameter (a module's list as its default): a
   list's signature is its type, so its items' shapes, and the loop's values', are not known, and q, which
