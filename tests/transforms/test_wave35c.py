@@ -8,7 +8,7 @@ huber_clip_excess, asym_huber, huber_where_chain, huber_bool_mask, eps_band_wher
 1. The remaining rows need rewrites that are exact in value but not bit for bit.  The rule, written in
    docs/how-it-works.md ("Rewrites that round differently"): proved equal in exact arithmetic on every
    open piece between the thresholds the code compares against; at each tie and kink the value the code
-   gave, bit for bit (proved, or tested where it runs with the code as it was taking over); an order of
+   gave, its own share (proved, or tested where it runs with the code as it was taking over); an order of
    the thresholds assumed only where the generated code tests it; NumPy code only, float64, never code
    srcdiff differentiates again nor numba.
 2. backend/optimize/clip_cases.py (new, after the optimizer's main loop): an operand of ``@`` read through
