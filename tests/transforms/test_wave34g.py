@@ -86,7 +86,7 @@ import pytest
 
 import srcdiff
 
-from . import corpus, matrix
+from . import closure_cells, corpus, matrix
 from . import wave34g_programs as p
 from .vmap_checks import BATCHED, PER_EXAMPLE, census_outcome, values_outcome
 
@@ -126,7 +126,7 @@ def _matrix_programs():
 @pytest.mark.parametrize("program", _matrix_programs(), ids=lambda q: q.name)
 def test_every_transformation(program):
     """The programs through grad, value_and_grad, hessian, jvp, vjp, a tree, jacobian, hvp and float32."""
-    row = matrix.run(program, (*matrix.EVERY, "jacobian", "hvp", "float32"))
+    row = matrix.run(program, (*matrix.EVERY, *closure_cells.EXTRA))
     assert not row.excluded, row.excluded
     bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}
     assert not bad, bad
