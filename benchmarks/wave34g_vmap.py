@@ -126,10 +126,11 @@ def _cases(rng, batch: int) -> dict:
     }
 
 
-def measure(rounds: int, batch: int, only: set | None, clock: Clock) -> list[tuple]:
-    """Rows (name, vmap / batch gradient, vmap / hand, vmap per call) of every case."""
+def measure(rounds: int, batch: int, only: set | None, clock: Clock, cases=None) -> list[tuple]:
+    """Rows (name, vmap / batch gradient, vmap / hand, vmap per call) of every case (`cases(rng, batch)`:
+    name -> (loss, its batch sum, a hand-written per-example gradient, shared args, batched args))."""
     rows = []
-    for name, (loss, summed, hand, shared, batched) in _cases(np.random.default_rng(0), batch).items():
+    for name, (loss, summed, hand, shared, batched) in (cases or _cases)(np.random.default_rng(0), batch).items():
         if only and name not in only:
             continue
         axes = (None,) * len(shared) + (0,) * len(batched)
@@ -146,14 +147,14 @@ def measure(rounds: int, batch: int, only: set | None, clock: Clock) -> list[tup
     return rows
 
 
-def main(argv=None):
+def main(argv=None, cases=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--only", help="comma-separated case names")
     opts = parser.parse_args(argv)
     only = set(opts.only.split(",")) if opts.only else None
-    rows = measure(opts.rounds, opts.batch, only, Clock("cpu", 0.02))
+    rows = measure(opts.rounds, opts.batch, only, Clock("cpu", 0.02), cases)
     print("| case | vmap(grad) / batch grad | vmap(grad) / hand per-example | vmap(grad) per call |")
     print("| --- | --- | --- | --- |")
     for name, to_grad, to_hand, per_call in rows:

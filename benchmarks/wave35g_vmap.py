@@ -15,12 +15,9 @@ from __future__ import annotations
 import single_core  # noqa: F401 - first: one core, one thread per library, before NumPy loads
 # isort: on
 
-import argparse
 
 import numpy as np
-from batching import Clock, ratio, rounds_of
-
-import srcdiff
+import wave34g_vmap
 
 
 def mlp_wx(W1, b1, W2, b2, x, y):
@@ -97,7 +94,7 @@ def sigmoid_bce_hand(W1, W2, X, Y):
     return np.einsum("bi,bj->bij", X, (p - Y)[:, None] * W2 * h * (1.0 - h))
 
 
-def _cases(rng, batch: int) -> dict:
+def cases(rng, batch: int) -> dict:
     """{name: (loss, batch loss, hand, shared arguments, batched arguments)}."""
     X = rng.normal(size=(batch, 32))
     return {
@@ -113,39 +110,8 @@ def _cases(rng, batch: int) -> dict:
     }
 
 
-def measure(rounds: int, batch: int, only: set | None, clock: Clock) -> list[tuple]:
-    """Rows (name, vmap / batch gradient, vmap / hand, vmap per call) of every case."""
-    rows = []
-    for name, (loss, summed, hand, shared, batched) in _cases(np.random.default_rng(0), batch).items():
-        if only and name not in only:
-            continue
-        axes = (None,) * len(shared) + (0,) * len(batched)
-        per_example = srcdiff.vmap(srcdiff.grad(loss), in_axes=axes, per_example="refuse")
-        one = srcdiff.grad(summed)
-        arguments = (*shared, *batched)
-        got = per_example(*arguments)
-        np.testing.assert_allclose(got, hand(*arguments), rtol=1e-9, atol=1e-12)
-        np.testing.assert_allclose(got.sum(axis=0), one(*arguments), rtol=1e-9, atol=1e-9)
-        calls = {"vmap": lambda f=per_example, a=arguments: f(*a), "grad": lambda f=one, a=arguments: f(*a),
-                 "hand": lambda f=hand, a=arguments: f(*a)}
-        t = rounds_of(clock, rounds, calls)
-        rows.append((name, ratio(t, "vmap", "grad"), ratio(t, "vmap", "hand"), min(t["vmap"])))
-    return rows
-
-
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--only", help="comma-separated case names")
-    opts = parser.parse_args(argv)
-    only = set(opts.only.split(",")) if opts.only else None
-    rows = measure(opts.rounds, opts.batch, only, Clock("cpu", 0.02))
-    print("| case | vmap(grad) / batch grad | vmap(grad) / hand per-example | vmap(grad) per call |")
-    print("| --- | --- | --- | --- |")
-    for name, to_grad, to_hand, per_call in rows:
-        print(f"| {name} | {to_grad:.3g} | {to_hand:.3g} | {per_call * 1e6:.0f} µs |")
-    return rows
+    return wave34g_vmap.main(argv, cases)
 
 
 if __name__ == "__main__":
