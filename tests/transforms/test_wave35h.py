@@ -19,18 +19,36 @@ Probed, found right (no silent wrong gradient, no crash the wave introduced):
   1, 2 and the rest, a GRU of three pieces with the reset gate inside the product, a piece read again
   after the loop, a state of one axis, widths n, n and 1; each gradient called again at other widths
   (width 1 after 2, batch 1 after 2) with the same compiled code.
-* slices of lists of literal numbers with computed and negative bounds, written by index and read back
-  beside the list; a loop's list sliced.
+* slices of lists of literal numbers with computed and negative bounds, steps, a negative step, bounds
+  past the ends, at an int argument, written by index and read back beside the list; a loop's list sliced;
+  a slice replaced by building a new list.
+* nested vmap (a grid of parameters against a batch of data, inner axes 1 and -1, outer out_axes 1, both
+  maps over one argument, batches of 1, value_and_grad's pairs), np.hstack / np.vstack under vmap and
+  nested vmap, numba's median / nanmedian along axes 0, 1, -1 of 1-, 2- and 3-D arrays (float32 too),
+  np.diagonal with negative and out-of-range offsets, np.diag of lists of numbers and ints, dicts of
+  dicts keyed by ints and strings: right (probed beside this module, not kept as rows).
 
-Census (45 programs x 12 transformations; ok / n/a / refused at the user's line / WRONG / BAD), the
+Fixed:
+
+1. A write into a slice of a list (``ws[1:3] = [a, b]``, the list shrinking, a step slice in a loop)
+   failed inside the generated code ("TypeError ... 'slice' object cannot be interpreted as an
+   integer"; srcdiff.check then reported MISMATCH on it), before this wave too.  list_position (rules/
+   list_helpers.py), where every list write finds its position, refuses a slice: "a write into a slice
+   of a list ... is not supported", naming the user's line, the hint to build a new list
+   (``xs = xs[:i] + [...] + xs[j:]``, row literal_slice_rebuilt, right everywhere).  Rows in
+   wave35h_programs.REFUSED: 3 rows x 12 cells, before 29 refused inside the code (a TypeError) + 3
+   check MISMATCH + 2 n/a + 2 ok; after 31 refused naming the problem + 3 n/a + 2 ok (vmap(grad) of the
+   loop's row runs per example and agrees).
+
+Census (48 programs x 12 transformations; ok / n/a / refused at the user's line / WRONG / BAD), the
 same before this branch's start (the wave's merge) and after it:
 
                      ok  n/a  ref WRONG BAD
-    grad             45    0    0    0    0
-    value_and_grad   45    0    0    0    0
-    hessian          41    4    0    0    0
-    hvp              32   13    0    0    0
-    jvp, vjp, jacobian, numba, tree, check, float32, vmap_grad: 45 ok each
+    grad             48    0    0    0    0
+    value_and_grad   48    0    0    0    0
+    hessian          44    4    0    0    0
+    hvp              35   13    0    0    0
+    jvp, vjp, jacobian, numba, tree, check, float32, vmap_grad: 48 ok each
 
 (n/a: the Hessians at residuals exactly on the kinks, undefined there, and hvp of another argument than
 the first; the matrix's hvp cell compares against differences of the gradient that straddle the kinks,
@@ -38,12 +56,13 @@ so the four rows at ties leave hvp out, as test_wave35c.py leaves them out of th
 
 Found, open (not this wave's: on main before it too):
 
-1. A threshold that is a NumPy float32 number beside float64 arrays: ``0.5 * m * m / b``'s adjoint is
+2. A threshold that is a NumPy float32 number beside float64 arrays: ``0.5 * m * m / b``'s adjoint is
    written ``1.0 / b * a``, and ``1.0 / b`` of a float32 scalar is float32 (NEP 50), so the float64
    gradient carries float32's rounding (relative error 3e-8; the debug gradient, dividing an array by
    b, is exact).  test_float32_threshold_beside_float64_arrays is a strict xfail that says so.
-2. np.split(W, [n], axis=1) with n computed from a shape is refused at the user's line ("[n] must be a
-   constant here"): np.split with a number of pieces, or slices, is accepted.
+3. np.split(W, [n], axis=1) with n computed from a shape is refused at the user's line ("[n] must be a
+   constant here"): np.split with a number of pieces, or slices, is accepted.  np.median(axis=0, a=x)
+   (NumPy's own name for the array) is refused: "missing a required argument: 'x'".
 """
 
 import numpy as np
@@ -88,6 +107,17 @@ def test_every_transformation(program):
     matrix.assert_ok_or_na(program, tuple(t for t in TRANSFORMS if not (kinks and t == "hvp")))
 
 
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "literal_slice_assigned", p) for p in
+                                     corpus.from_table(w.REFUSED, "w35h", "wave35h_programs", 35)], ids=_name)
+def test_list_slice_writes_refused_at_the_line(program):
+    """A write into a slice of a list (fixed item 1): refused at the user's line (grad's first call), or right."""
+    matrix.assert_refused_at_the_line(program, ("grad", "hvp"))
+    row = matrix.run(program, TRANSFORMS)
+    for name, cell in row.cells.items():
+        assert cell.outcome in (matrix.OK, matrix.NA) or cell.outcome == matrix.REFUSED and cell.located, \
+            (name, cell.outcome, cell.message)
+
+
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) in CLIPS], ids=_name)
 def test_optimised_equals_debug(program):
     """value_and_grad gives f's value and the debug gradient (which the optimizer does not rewrite)."""
@@ -129,7 +159,7 @@ def test_gates_called_again_at_other_widths(f, make):
 
 
 @pytest.mark.xfail(strict=True, reason="open, before wave 35 too: 1.0 / b of a float32 number is float32, "
-                   "so a float64 gradient carries float32's rounding (item 1 of the docstring)")
+                   "so a float64 gradient carries float32's rounding (item 2 of the docstring)")
 def test_float32_threshold_beside_float64_arrays():
     wv, X, y = _data(1)
     b = np.float32(0.7)

@@ -233,6 +233,51 @@ def literal_slice_loop(x):
     return sum(t * t for t in tail) + hist[2]
 
 
+def literal_slice_steps(x):
+    """Slices with steps, a negative step, and bounds past the ends, of a literal list."""
+    ws = [0.5, 1.0, 2.0, 3.0, 4.0, 5.0]
+    even, back, wide = ws[::2], ws[::-2], ws[-9:9]
+    return sum(e * x[i] for i, e in enumerate(even)) * sum(back) + sum(v * x[0] ** 2 for v in wide[4:])
+
+
+def literal_slice_rebuilt(x):
+    """A slice of a list replaced, as a new list (the refusals' hint)."""
+    ws = [1.0, 2.0, 3.0, 4.0]
+    ws = ws[:1] + [x[0] * x[1], np.sin(x[2])] + ws[3:]
+    return sum(v * v for v in ws) + ws[1] * ws[-1]
+
+
+# ---- refused at the user's line: a write into a slice of a list (was a TypeError inside the code) ----
+
+
+def literal_slice_assigned(x):
+    """A slice of a literal list replaced by a list of values of x."""
+    ws = [1.0, 2.0, 3.0, 4.0]
+    ws[1:3] = [x[0] * x[1], np.sin(x[2])]
+    return sum(v * v for v in ws) + ws[1] * ws[-1]
+
+
+def items_slice_assigned(x):
+    """A slice of a list of x's items replaced by fewer items (the list shrinks)."""
+    ws = [x[0], x[1], x[2]]
+    ws[:2] = [x[0] * x[1]]
+    return sum(v * v for v in ws)
+
+
+def slice_assigned_in_loop(x):
+    """A loop writing a step slice of a list."""
+    ws = [0.0] * 4
+    for v in x:
+        ws[::2] = [v, v * v]
+    return sum(ws) * x[0]
+
+
+def literal_slice_by_argument(x, k):
+    """A literal list sliced at an int the caller passes."""
+    ws = [0.5, 1.5, 2.5, 3.5]
+    return sum(w * x[i] ** 3 for i, w in enumerate(ws[k:])) + sum(ws[:k]) * x[0]
+
+
 # ---- arguments ----
 
 
@@ -343,4 +388,14 @@ PROGRAMS = [
     ("literal_slices", literal_slices, positive(4), 0),
     ("literal_slice_written", literal_slice_written, positive(3), 0),
     ("literal_slice_loop", literal_slice_loop, positive(4), 0),
+    ("literal_slice_steps", literal_slice_steps, positive(3), 0),
+    ("literal_slice_rebuilt", literal_slice_rebuilt, positive(3), 0),
+    ("literal_slice_by_argument", literal_slice_by_argument,
+     lambda rng: (0.5 + 0.3 * np.abs(rng.normal(size=3)), 1), 0),
+]
+
+REFUSED = [
+    ("literal_slice_assigned", literal_slice_assigned, positive(3), 0),
+    ("items_slice_assigned", items_slice_assigned, positive(3), 0),
+    ("slice_assigned_in_loop", slice_assigned_in_loop, positive(3), 0),
 ]
