@@ -13,6 +13,8 @@ import operator
 
 import numpy as np
 
+from ..errors import SrcDiffError
+
 
 def list_position(items: list, index) -> int:
     """The position of `items` a write ``items[index] = v`` changes, as Python finds it: ``xs[-1]``
@@ -20,6 +22,9 @@ def list_position(items: list, index) -> int:
     int or the 1-tuple of one (an index's parts); out of range raises IndexError, as the write would."""
     if isinstance(index, (tuple, list)):
         (index,) = index
+    if isinstance(index, slice):  # (its items' adjoints would need the list's length kept: not written)
+        raise SrcDiffError("a write into a slice of a list (xs[i:j] = [...]) is not supported",
+                           hint="build a new list instead: xs = xs[:i] + [...] + xs[j:]")
     position = operator.index(index)
     if not -len(items) <= position < len(items):
         raise IndexError(f"list assignment index {position} out of range for a list of {len(items)}")
