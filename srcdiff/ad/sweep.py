@@ -118,12 +118,8 @@ class Sweep:
         name = self.name(primal)
         if primal in self.defined:
             self.masks.pop(primal, None)  # a sum with another contribution: zero no longer known
-            if primal in self.lists and self.derivable:  # a new list, with a rule (rules/list_helpers.py)
+            if primal in self.lists:  # adjoints of a list's elements add up one by one, lengths checked
                 total = ast.Call(ast.Name("lists_add", ast.Load()), [ast.Name(name, ast.Load()), expr], [])
-                self.emit(AdjointStmt(name, total, False, line))
-            elif primal in self.lists:  # adjoints of a list's elements add up one by one
-                total = ast.parse(f"[a + b for a, b in zip({name}, c)]", mode="eval").body
-                total.generators[0].iter.args[1] = expr
                 self.emit(AdjointStmt(name, total, False, line))
             elif self._maybe_list(primal):  # ``dist = [10.0] * 5``: two lists added with + would concatenate
                 self.emit(AdjointStmt(name, ast.Call(ast.Name("add_adjoints", ast.Load()), [ast.Name(name, ast.Load()),

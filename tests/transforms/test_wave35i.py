@@ -31,8 +31,9 @@ Found and fixed (each a class, with variants here):
    the gradient's code, or, read by index, a silently wrong adjoint).  Every contribution to an adjoint whose
    value's shape is not known is added by ``add_adjoints`` now (rules/list_helpers.py, ad/sweep.py): lists
    item by item, a list and an array as arrays of one shape, lengths checked; with its rule (second order),
-   spec rows and numba version.  ``lists_add`` (the adjoints of known lists) checks lengths too: zip dropped
-   the longer list's last items silently.
+   spec rows and numba version.  The adjoints of lists srcdiff knows are lists were added by
+   ``[a + b for a, b in zip(g, h)]`` at first order (zip drops the longer list's last items silently):
+   ``lists_add`` now, as at second order, which checks the lengths.
 
 Open:
 
