@@ -91,3 +91,51 @@ RELAXATIONS = [
     ("relax_while", relax_while, lambda r: (r.uniform(0.5, 1.5, 7),), 0),
     ("relax_then_sum", relax_then_sum, lambda r: (r.uniform(0.5, 1.5, 7),), 0),
 ]
+
+
+# ---- the keys of a dict as a list bound to a name, read back at those keys ----
+
+ASSETS = {"stock": (0.08, 0.2), "bond": (0.03, 0.05), "gold": (0.05, 0.15)}
+WEIGHTS = {"w": np.array([0.5, -1.0, 2.0]), "v": np.array([1.5, 0.25, -0.5])}
+
+
+def keys_listed(logits):
+    names = list(ASSETS)
+    w = np.exp(logits) / np.sum(np.exp(logits))
+    mu = np.array([ASSETS[n][0] for n in names])
+    vol = np.array([ASSETS[n][1] for n in names])
+    return -(w @ mu) + 2.0 * np.sum((w * vol) ** 2)
+
+
+def keys_sorted(logits):
+    names = sorted(ASSETS)
+    total = 0.0
+    for i, n in enumerate(names):
+        total = total + ASSETS[n][1] * np.tanh(logits[i]) ** 2
+    return total
+
+
+def keys_tuple_of_view(x):
+    names = tuple(WEIGHTS.keys())
+    return sum(np.sum(WEIGHTS[k] * x) ** 2 for k in names)
+
+
+def tree_keys_listed(p):
+    names = list(p)
+    return sum(np.sum(np.sin(p[k]) ** 2) for k in names) + p[names[0]][0] * p[names[-1]][1]
+
+
+def tree_keys_sorted(p):
+    out = 0.0
+    for k in sorted(p.keys()):
+        out = out + np.sum(p[k] ** 3)
+    return out
+
+
+DICT_KEYS = [
+    ("keys_listed", keys_listed, lambda r: (r.normal(size=3),), 0),
+    ("keys_sorted", keys_sorted, lambda r: (r.normal(size=3),), 0),
+    ("keys_tuple_of_view", keys_tuple_of_view, lambda r: (r.normal(size=3),), 0),
+    ("tree_keys_listed", tree_keys_listed, lambda r: ({"b": r.normal(size=2), "a": r.normal(size=3)},), 0),
+    ("tree_keys_sorted", tree_keys_sorted, lambda r: ({"b": r.normal(size=2), "a": r.normal(size=3)},), 0),
+]
