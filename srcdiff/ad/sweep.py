@@ -144,8 +144,10 @@ class Sweep:
 
     def _maybe_list(self, primal: str) -> bool:
         """Whether `primal` may be a list srcdiff does not know is one (a constant list repeated, then
-        written by index): its shape is not known, so its adjoint may be a list too."""
-        return not self.shapes.get(primal, shapes.UNKNOWN).known
+        written by index): its shape is not known, so its adjoint may be a list too.  A parameter's adjoint
+        keeps ``+`` (a list parameter is a known list, ``self.lists``)."""
+        params = self.shape_sources[1] if self.shape_sources else ()
+        return primal not in params and not self.shapes.get(primal, shapes.UNKNOWN).known
 
     def _owns_new_value(self, primal: str) -> None:
         """An adjoint just assigned an arithmetic result: a new array, written into by index
