@@ -118,13 +118,13 @@ class Sweep:
         name = self.name(primal)
         if primal in self.defined:
             self.masks.pop(primal, None)  # a sum with another contribution: zero no longer known
-            if primal in self.lists and self.derivable:  # a new list, with a rule (rules/list_helpers.py)
+            if primal in self.lists:  # adjoints of a list's elements add up one by one, lengths checked
                 total = ast.Call(ast.Name("lists_add", ast.Load()), [ast.Name(name, ast.Load()), expr], [])
                 self.emit(AdjointStmt(name, total, False, line))
-            elif primal in self.lists:  # adjoints of a list's elements add up one by one
-                total = ast.parse(f"[a + b for a, b in zip({name}, c)]", mode="eval").body
-                total.generators[0].iter.args[1] = expr
-                self.emit(AdjointStmt(name, total, False, line))
+            elif self._maybe_list(primal):  # ``dist = [10.0] * 5``: two lists added with + would concatenate
+                self.emit(AdjointStmt(name, ast.Call(ast.Name("add_adjoints", ast.Load()), [ast.Name(name, ast.Load()),
+                                                                                         expr], []), False, line))
+                self._owns_new_value(primal)
             else:
                 self.emit(AdjointStmt(name, expr, True, line))
                 self._owns_new_value(primal)
@@ -141,6 +141,13 @@ class Sweep:
             self._owns_new_value(primal)
         else:
             self.owned.discard(primal)
+
+    def _maybe_list(self, primal: str) -> bool:
+        """Whether `primal` may be a list srcdiff does not know is one (a constant list repeated, then
+        written by index): its shape is not known, so its adjoint may be a list too.  A parameter's adjoint
+        keeps ``+`` (a list parameter is a known list, ``self.lists``)."""
+        params = self.shape_sources[1] if self.shape_sources else ()
+        return primal not in params and not self.shapes.get(primal, shapes.UNKNOWN).known
 
     def _owns_new_value(self, primal: str) -> None:
         """An adjoint just assigned an arithmetic result: a new array, written into by index

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from .depends import Dependency
-from .tree_entries import Const, Node, Read
+from .tree_entries import Const, DictView, Node, Read
 from .trees import Struct
 
 _VIEWS = ("items", "keys", "values")
@@ -54,6 +54,29 @@ class DisplayItems:
             return values
         return [Node(Struct("tuple", (0, 1)), {0: k, 1: v}) for k, v in zip(keys, values)]
 
+    def dict_keys_of(self, node: ast.Call, builtin, arg):
+        """``list(ASSETS)``, ``tuple(p.keys())``, ``sorted(ASSETS)`` of a dict whose keys srcdiff knows (a module
+        dict, a parameter tree): a tuple of its keys as constants, in order or sorted, so that a name bound to it
+        is read at constant keys, as a loop over the dict itself is; None for anything else."""
+        if builtin not in (list, tuple, sorted) or len(node.args) != 1 or node.keywords:
+            return None
+        if isinstance(arg, DictView) and arg.which == "keys":
+            arg = arg.node
+        if isinstance(arg, Node) and arg.struct.kind == "dict":
+            keys = list(arg.children)
+        elif arg is None and _names_keys(node.args[0]):  # a module dict of arrays: its keys, as a loop reads them
+            keys = [k.value for k in self.display_items(node.args[0], True) or ()] or None
+        else:
+            keys = None
+        if keys is None:
+            return None
+        if builtin is sorted:
+            try:
+                keys = sorted(keys)
+            except TypeError:  # (keys of mixed kinds: Python's sorted raises as the function runs)
+                return None
+        return Node(Struct("tuple", tuple(range(len(keys)))), {i: Const(k) for i, k in enumerate(keys)}, local=True)
+
     def computed_display(self, node: ast.expr, force: bool):
         """``(x ** 2, np.sin(x))`` or ``((x, y), (x ** 2, z))``: one entry per item, each computed before
         the statement (a display of displays always, a flat one when `force`); None otherwise."""
@@ -75,6 +98,14 @@ class DisplayItems:
         (``zip(params.items(), x)``): the loop is unrolled, its pairs bound item by item."""
         return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _VIEWS
                    and isinstance(self.entry(n.func.value), Node) for n in ast.walk(node))
+
+
+def _names_keys(node: ast.expr) -> bool:
+    """``D`` or ``D.keys()`` of a name `D`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" \
+            and not node.args and not node.keywords:
+        node = node.func.value
+    return isinstance(node, ast.Name)
 
 
 class _Snapshot:

@@ -133,6 +133,8 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
                 return self.partials_length(node, arg)
             if builtin is dict and isinstance(arg, Node) and arg.struct.kind == "dict":
                 return Node(arg.struct, dict(arg.children), local=True, depth=self.depth)
+            if isinstance(arg, (Node, DictView)) or arg is None:  # ``names = list(ASSETS)``: keys (display_items.py)
+                return self.dict_keys_of(node, builtin, arg)
         return None
 
     def key(self, node, where, base: Node):
@@ -144,10 +146,13 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
                              "number the keys and keep the values in a list read at ints: a module table of int "
                              "tuples (``EDGES = [(0, 1, 0), ...]``; ``for u, v, e in EDGES: dist[v] = dist[u] + "
                              "w[e]``, ``dist = [0.0] * n``), and a list of bools for ``key in dist``")
-        if value is None:
+        if value is None:  # (a module name: a module dict; else an argument, a parameter tree)
+            tree = "a module dict" if isinstance(where.value, ast.Name) and where.value.id not in self.env else \
+                "a parameter tree"
             raise self.error(where, f"{ast.unparse(where.value)} is {base.struct.describe()} of arrays "
-                             "(a parameter tree): srcdiff reads it with constant keys only",
-                             "write p['W1'], or loop over a constant tuple: for k in ('W1', 'W2'): p[k]")
+                             f"({tree}): srcdiff reads it with constant keys only",
+                             "write p['W1'], or loop over the dict itself, list(p) or a constant tuple: "
+                             "for k in ('W1', 'W2'): p[k]")
         if isinstance(value, int) and base.struct.kind in ("list", "tuple", "namedtuple") and value < 0:
             value += len(base.children)
         if base.struct.kind == "namedtuple" and isinstance(value, int):

@@ -214,6 +214,8 @@ RULES += [
     rule(lists.list_drop, ("xs",), {"xs": "list_grow(g)"}, tuple_result=True, tangents=LINEAR, not_symbolic=LISTS),
     # (a list's adjoint made the array zero_item writes into: the same numbers, so the adjoint passes)
     rule(lists.items_array, ("xs",), {"xs": "g"}, shape=_first_shape, tangents=LINEAR, not_symbolic=LISTS),
+    # (two adjoints of a value that may be a list added: item by item, so the adjoint passes to both)
+    rule(lists.add_adjoints, ("a", "b"), {"a": "g", "b": "g"}, tangents=LINEAR, not_symbolic=LISTS),
     rule(lists.list_grow, ("h",), {"h": "list_drop(g)"}, tuple_result=True, tangents=LINEAR, not_symbolic=LISTS),
     rule(lists.split_like, ("h", "pieces"), {"h": "split_adjoint(g, pieces, axis)"}, static={"axis": 0},
          shape_only=("pieces",), tuple_result=True, tangents={"h": "split_like(h_dot, pieces, axis)"},
@@ -239,7 +241,7 @@ TAKE_LIST_NAMES = frozenset({"scipy.linalg.lu_solve"})
 
 #: The helpers that take lists (the adjoints of lists, and tuple indices).
 TAKE_LISTS = TAKE_INDEX_LISTS | {lists.zeros_list, lists.list_add, lists.lists_add, lists.rows_adjoint,
-                                 lists.items_array, lists.list_repeat, lists.list_total, lists.list_drop,
-                                 lists.list_grow, lists.split_like, runtime.split_adjoint,
+                                 lists.items_array, lists.add_adjoints, lists.list_repeat, lists.list_total,
+                                 lists.list_drop, lists.list_grow, lists.split_like, runtime.split_adjoint,
                                  join_helpers.tiles_summed, join_helpers.repeats_summed,  # (their counts: tuples)
                                  list_edits.list_removed, list_edits.list_popped, list_edits.list_inserted}

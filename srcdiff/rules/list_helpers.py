@@ -61,8 +61,25 @@ def slice_add(base, index: slice, value):
 
 
 def lists_add(a, b):
-    """Two lists of one length added item by item: two contributions to a list's adjoint."""
+    """Two lists of one length added item by item: two contributions to a list's adjoint (lists of
+    different lengths raise: zip would silently drop the longer one's last items)."""
+    if len(a) != len(b):
+        raise ValueError(f"two adjoints of one list have {len(a)} and {len(b)} items")
     return [x + y for x, y in zip(a, b)]
+
+
+def add_adjoints(a, b):
+    """Two contributions to the adjoint of a value srcdiff could not tell a list from an array or a
+    number (``dist = [10.0] * 5``, then written by index): lists added item by item, a list and an
+    array as arrays of one shape, anything else ``a + b``.  Two lists added with ``+`` concatenate: an
+    adjoint twice as long, which either fails later or, read by index, is silently wrong."""
+    if isinstance(a, list) and isinstance(b, list):
+        return lists_add(a, b)
+    if isinstance(a, list) or isinstance(b, list):
+        a, b = items_array(a), items_array(b)
+        if np.shape(a) != np.shape(b) and np.ndim(a) and np.ndim(b):
+            raise ValueError(f"two adjoints of one list have shapes {np.shape(a)} and {np.shape(b)}")
+    return a + b
 
 
 def list_rows(a):
@@ -152,4 +169,4 @@ def scatter_target(g):
 
 LIST_HELPERS = {f.__name__: f for f in (zeros_list, list_add, slice_add, lists_add, list_rows, rows_adjoint,
                                          list_repeat, list_total, list_drop, list_grow, split_like, scatter_target,
-                                         items_array)}
+                                         items_array, add_adjoints)}

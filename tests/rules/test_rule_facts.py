@@ -57,6 +57,7 @@ CALLS = {
     "srcdiff.rules.list_helpers.list_total": lambda x, y: list_helpers.list_total([x, y], x),
     "srcdiff.rules.list_helpers.list_drop": lambda x, y: list_helpers.list_drop([x, y, x]),
     "srcdiff.rules.list_helpers.items_array": lambda x, y: list_helpers.items_array([x, y]),
+    "srcdiff.rules.list_helpers.add_adjoints": lambda x, y: list_helpers.add_adjoints([x, y], [y, x]),
     "srcdiff.rules.list_helpers.list_grow": lambda x, y: list_helpers.list_grow([x, y]),
     "srcdiff.rules.list_helpers.split_like": lambda x, y: list_helpers.split_like(y, [x[:1], x[1:]], 0),
     "srcdiff.rules.runtime.split_adjoint": lambda x, y: runtime.split_adjoint([x[:1], y[1:]], [x[:1], x[1:]], 0),

@@ -78,9 +78,8 @@ Open (strict xfails below):
   flows.append(q)`` over ``for p in rain``, rain a list parameter (a module's list as its default): a
   list's signature is its type, so its items' shapes, and the loop's values', are not known, and q, which
   the list holds from the iteration before, may be an array it would change), rob_quat_class (``Quat(0.0, *v)``: a
-  class built with a starred tuple), fin_mean_variance_dict (since fix 4, ``names = list(ASSETS)`` then
-  ``ASSETS[n] for n in names``: a list bound to a name is not unrolled, and the message calls a module's
-  dict "a parameter tree").
+  class built with a starred tuple); fin_mean_variance_dict (``names = list(ASSETS)`` then ``ASSETS[n] for n
+  in names``) was too, until wave 35i (test_wave35i.py).
 * jit="numba" refuses at the user's line: rob_ekf_arctan2 (a list carried through a loop over
   ``zip(LANDMARKS, BEARINGS)``), fin_bootstrap_curve (numba's compiler fails inside).
 * The tree cell of fix 2's variants (the function called from the tree wrapper) is still refused.
@@ -113,7 +112,7 @@ def _name(p):
 #: the rows the default run keeps (`-m slow` runs them all)
 KEPT = {"fin_bs_erf", "fin_kelly"}
 #: refused by grad at the user's line, and so by every transformation (open: see the docstring)
-REFUSED = {"hyd_bucket_spill", "rob_quat_class", "fin_mean_variance_dict"}
+REFUSED = {"hyd_bucket_spill", "rob_quat_class"}  # (fin_mean_variance_dict: fixed in wave 35i)
 NUMBA_REFUSED = {"rob_ekf_arctan2", "fin_bootstrap_curve"}
 #: open, with what fails
 OPEN = {"fin_cvar_sort": ("hessian", "hvp"), "pow_state_estimation": ("hessian", "hvp")}

@@ -15,6 +15,7 @@ import numpy as np
 from numba import types
 
 from ...rules import list_helpers as python
+from .missing import float_array
 from .naming import made, overload
 from .runtime import unbroadcast
 
@@ -161,7 +162,46 @@ def lists_add(a, b):
 def _lists_add(a, b):
     if not (_listed(a) and _listed(b)):
         return None
-    return lambda a, b: [a[k] + b[k] for k in range(min(len(a), len(b)))]
+
+    def impl(a, b):
+        if len(a) != len(b):
+            raise ValueError("two adjoints of one list have different lengths")
+        return [a[k] + b[k] for k in range(len(a))]
+    return impl
+
+
+def add_adjoints(a, b):
+    return python.add_adjoints(a, b)
+
+
+@overload(add_adjoints)
+def _add_adjoints(a, b):
+    """Two contributions to an adjoint srcdiff could not tell a list from an array (list_helpers.add_adjoints)."""
+    if _listed(a) and _listed(b):
+        return lambda a, b: lists_add(a, b)
+    if _listed(a) and isinstance(b, types.Array) and isinstance(a.dtype, types.Number):
+        return lambda a, b: _same_shape(float_array(a, False), b) + b
+    if _listed(b) and isinstance(a, types.Array) and isinstance(b.dtype, types.Number):
+        return lambda a, b: a + _same_shape(float_array(b, False), a)
+    if _listed(a) or _listed(b):
+        return None  # (a list of arrays and an array: left to numba, which refuses it at the user's line)
+    return lambda a, b: a + b
+
+
+def _same_shape(items, like):
+    """`items` (a list's adjoint as an array), checked to have the shape of the array `like` it is added to."""
+    if items.shape != like.shape:
+        raise ValueError("two adjoints of one list have different shapes")
+    return items
+
+
+@overload(_same_shape)
+def _same_shape_impl(items, like):
+    def impl(items, like):
+        if items.shape != like.shape:
+            raise ValueError("two adjoints of one list have different shapes")
+        return items
+    return impl
 
 
 def list_drop(xs):
@@ -187,4 +227,4 @@ def _list_grow(h):
 
 
 HELPERS = ("list_rows", "rows_adjoint", "list_repeat", "list_total", "list_add", "slice_add", "lists_add", "list_drop",
-           "list_grow")
+           "list_grow", "add_adjoints")
