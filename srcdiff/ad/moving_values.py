@@ -14,11 +14,18 @@ where they move: a value affine in the differentiated inputs with coefficients t
 tangent (the inputs, their slices and sums, a product with a constant) moves exactly where its
 tangent is not 0, and an elementwise function of such values, shaped like each, moves only where
 one of them does.
+
+A sort is affine near a point where its operand has no ties (a permutation, fixed nearby), and so is a
+read at the indices an argsort gives (``a[np.argsort(b)]``, ``np.take_along_axis``): such a value is
+named with the sort's operand (`SortedTies`), and it is taken to move wherever that operand has a tie
+when the function runs (`moves_test`), so only where nothing ties does its zero tangent mean it is still.
 """
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
+from dataclasses import dataclass
 
 from ..ir.nodes import Function, Node, Var, all_nodes
 from ..ir.shapes import alike
@@ -33,6 +40,47 @@ _AFFINE_IN_ALL = {"operator.add", "operator.sub", "operator.neg", "operator.pos"
                   "numpy.negative", "numpy.positive", "copy", "numpy.asarray", "numpy.array"}
 
 
+@dataclass(frozen=True)
+class SortedTies:
+    """A value sorted along `axis` (None: flattened): what it sorts is affine where it has no ties."""
+    operand: str
+    axis: object
+
+
+_SORTS = {"numpy.sort": "axis"}
+_ARGSORTS = {"numpy.argsort"}
+_PERMUTED_READS = {"numpy.take_along_axis"}
+
+
+def moves_test(names: tuple, tangent_name) -> ast.expr:
+    """Where a value named by `names` (`moving_values`) may move: one of its affine values' tangents (named by
+    `tangent_name`) is not 0, or a sort's operand it went through has a tie."""
+    tests = []
+    for n in names:
+        if isinstance(n, SortedTies):
+            axis = -1 if n.axis is None else n.axis
+            tests.append(f"np.any(np.diff(np.sort({n.operand}, axis={n.axis!r}), axis={axis!r}) == 0)")
+        else:
+            tests.append(f"np.not_equal({tangent_name(n)}, 0.0)")
+    expr = tests[0]
+    for t in tests[1:]:
+        expr = f"np.logical_or({expr}, {t})"
+    return ast.parse(expr, mode="eval").body
+
+
+def _sorted_by(node: Node, found: dict, argsorts: dict) -> tuple | None:
+    """The `SortedTies` of a sort of an affine value, or of a read at an argsort's indices; None for others."""
+    if node.rule.name in _SORTS:
+        x = node.inputs[0]
+        if isinstance(x, Var) and found.get(x.name, ())[:1] == (x.name,):
+            return (*found[x.name][1:], SortedTies(x.name, node.static.get("axis", -1)))
+        return None
+    if node.rule is GETITEM or node.rule.name in _PERMUTED_READS:
+        held = [argsorts[v.name] for v in node.input_vars[1:] if v.name in argsorts]
+        return tuple(held) if held else None
+    return None
+
+
 def moving_values(function: Function, active: set[str], wrt: tuple[str, ...], shape_of: dict) -> dict:
     """Value name -> the tuple of affine values (module docstring) where one of whose tangents is not 0
     the value may move along the line; values assigned more than once or in a loop's carry are left out."""
@@ -43,6 +91,9 @@ def moving_values(function: Function, active: set[str], wrt: tuple[str, ...], sh
         if node.rule is APPEND and isinstance(node.inputs[0], Var):
             appended.setdefault(node.inputs[0].name, []).append(node.inputs[1])
     found: dict = {name: (name,) for name in wrt if name in active}
+    # an argsort of an active value: the indices it gives are fixed near a point where it has no ties
+    argsorts = {n.out.name: SortedTies(n.inputs[0].name, n.static.get("axis", -1)) for n in nodes
+                if n.rule.name in _ARGSORTS and isinstance(n.inputs[0], Var) and n.inputs[0].name in active}
     for _ in range(2):  # (again once the lists of affine items are known: a loop's stack read back)
         stacks = {name for name, items in appended.items()
                   if all(isinstance(v, Var) and found.get(v.name) == (v.name,) for v in items)}
@@ -55,8 +106,11 @@ def moving_values(function: Function, active: set[str], wrt: tuple[str, ...], sh
                 found[name] = (name,)  # (an item saved on a stack moves as it did: its tangent is saved too)
             elif any(v.name not in found for v in moving):
                 continue
-            elif _affine(node, moving) and all(found[v.name] == (v.name,) for v in moving):
-                found[name] = (name,)
+            elif (sort := _sorted_by(node, found, argsorts)) is not None:
+                if node.rule.name in _SORTS or all(found[v.name][:1] == (v.name,) for v in moving):
+                    found[name] = (name, *dict.fromkeys(sort + tuple(g for v in moving for g in found[v.name][1:])))
+            elif _affine(node, moving) and all(found[v.name][:1] == (v.name,) for v in moving):
+                found[name] = (name, *dict.fromkeys(g for v in moving for g in found[v.name][1:]))
             elif node.rule.elementwise and _alike(node, moving, shape_of):
                 found[name] = tuple(dict.fromkeys(a for v in moving for a in found[v.name]))
     return found

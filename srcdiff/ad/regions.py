@@ -290,7 +290,10 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
         mode = "add" if basic else "add.at"
         tuple_valued = isinstance(index, ast.Name) and index.id in sweep.lists  # a tuple, or a list?
         in_place = basic and sweep.loops and not _reads_all(index) and not _adds_axes(index)
-        if sweep.derivable and not in_place and not tuple_valued:
+        # (in a loop, an index of unknown shape, ``x[k]`` with k read from a list, adds in place by
+        # np.add.at: a new array per iteration would part x's adjoint from the loop's other writes into it)
+        at_in_loop = sweep.loops and not basic and not _reads_all(index) and not _adds_axes(index)
+        if sweep.derivable and not in_place and not tuple_valued and not at_in_loop:
             # the functional form, with a rule of its own (rules/generated_code.py); a loop's
             # element-by-element updates stay in place (a copy per iteration would cost O(n²)),
             # but not an index with None (``a[None, :, i]``, ``a[:, None]``): a write through

@@ -31,6 +31,7 @@ from ..ir.shapes import Shape
 from ..rules.structural import GETITEM, is_setitem
 from ..rules.table import LINEAR, tangent_name
 from .held_dots import held_in_a_dot
+from .moving_values import moves_test
 from .refusals import not_differentiable
 from .sweep import operand_shape
 from .zero_factors import slope_may_be_infinite
@@ -189,8 +190,7 @@ def _kinks_where_moving(contribution: ast.expr, operand, state: Tangents) -> Non
     for call in ast.walk(contribution):
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in _NAN_HELPERS \
                 and call.args:
-            moves = _any_of([_np("not_equal", ast.Name(state.name(n), ast.Load()), ast.Constant(0.0))
-                             for n in names], "logical_or")
+            moves = moves_test(names, state.name)
             call.args[0] = _np("logical_and", call.args[0], moves)
 
 

@@ -83,7 +83,7 @@ class Hessian(Composite):
                 forward = self._forward(gradient, call)
                 if forward is not None:
                     self._last = self.batched
-                    rows.append(call.rebuild(_resolved(found, forward[i])))
+                    rows.append(call.rebuild(_resolved(found, forward, i)))
                     continue
             if found is not None:  # all rows in one batched call
                 self._last = self.batched
@@ -236,14 +236,20 @@ class Hessian(Composite):
         return self._last.source
 
 
-def _resolved(blocks: list, columns: list) -> list:
-    """The batched rows' `blocks`, their NaN entries taken from forward mode's `columns` where those
-    are finite (where forward mode too finds no derivative, the NaN stays)."""
+def _resolved(blocks: list, forward: list, i: int) -> list:
+    """The batched rows' `blocks` (row i), their NaN entries taken from forward mode's columns
+    (``forward[i][j]``) where those are finite and agree with the entry across the diagonal
+    (``forward[j][i]``, another column's): where forward mode too finds no derivative, or its two
+    entries disagree (a kink through a loop's carry its proof does not reach: one side's slope along
+    one direction, NaN along the other), the NaN stays.  A Hessian is symmetric where it exists."""
     out = []
-    for block, column in zip(blocks, columns):
-        block, column = np.asarray(block), np.asarray(column)
+    for j, block in enumerate(blocks):
+        block, column = np.asarray(block), np.asarray(forward[i][j])
         if block.shape == column.shape and block.dtype.kind == "f":
-            block = np.where(np.isnan(block) & np.isfinite(column), column, block)
+            size_i = int(round(np.sqrt(np.asarray(forward[i][i]).size)))  # (leaf i's: its block with itself)
+            across = np.reshape(np.reshape(forward[j][i], (-1, max(size_i, 1))).T, column.shape)
+            agree = np.isclose(column, across, rtol=1e-6, atol=1e-12)
+            block = np.where(np.isnan(block) & np.isfinite(column) & agree, column, block)
         out.append(block if block.ndim else block.dtype.type(block))
     return out
 

@@ -140,7 +140,9 @@ def _merge_lists(state: LoweringState, key: str, out: Var, values, line: int) ->
     lists = [v for v in values if state.is_list(v)]
     if not lists:
         return
-    if len(lists) < len(values) and not any(isinstance(v, Const) and v.value is None for v in values):
+    # a side's None: the name unbound there (a value a loop carries from None, ``t = None`` before it, too)
+    if len(lists) < len(values) and not any(isinstance(v, Const) and v.value is None
+                                            or isinstance(v, Var) and v.name in state.none_entering for v in values):
         raise state.error(line, f"{state.display(key)} is a list on one side of this branch "
                           "and not on the other", "give it the same kind of value on both sides")
     state.lists.add(out.name)

@@ -336,14 +336,14 @@ def _carries(state: LoweringState, assigned: list[str], targets, body: list[ast.
         held = isinstance(init, Var) and any(v == init for k, v in env0.items() if k != key)
         if isinstance(init, Var) and init.name in state.lists and not held:
             phi = init  # a list is one object, appended to in place
-            # a tuple rebound in the loop (``s = (a * b, b)``): its name holds the loop's tuple from
-            # here on, so the items it was built from are no longer what ``a, b = s`` reads
+            # a tuple rebound in the loop (``s = (a * b, b)``) holds the loop's tuple: not its items before
             state.tuple_items.pop(init.name, None)
         else:
-            # (a list another name also holds, ``keep = s`` before the loop: the loop's new lists must
-            # not take the variable that name reads)
+            # (a list another name also holds, ``keep = s`` before the loop: its new lists take a new variable)
             phi = Var(state.namer.version(state.display(key)))
-            if isinstance(init, Var) and init.name in state.lists:
+            if isinstance(init, Const) and init.value is None:  # None, or what an iteration before set
+                state.none_entering.add(phi.name)
+            elif isinstance(init, Var) and init.name in state.lists:
                 state.lists.add(phi.name)
                 for facts in (state.frozen_lists, state.grown, state.nested, state.tuples):
                     if init.name in facts:

@@ -110,6 +110,7 @@ class LoweringState:
     env: dict[str, Operand] = field(default_factory=dict)  # user name (or key above) -> its value now
     lists: set[str] = field(default_factory=set)  # values that are Python lists (or tuples)
     frozen_lists: set[str] = field(default_factory=set)  # lists read already: no more appends
+    none_entering: set[str] = field(default_factory=set)  # carried values entering their loop as None
     grown: set[str] = field(default_factory=set)  # lists appended to (their adjoints are popped)
     nested: set[str] = field(default_factory=set)  # lists holding lists or tuples (lists.py)
     tuple_items: dict[str, tuple] = field(default_factory=dict)  # tuples built here: their items

@@ -68,12 +68,10 @@ Found and fixed (variants in wave35b_findings.py):
 
 Open (strict xfails below):
 
-* fin_cvar_sort: Hessian and hvp NaN at ``np.maximum(srt[k:] - srt[k], 0)`` with ``srt = np.sort(...)``:
-  the tie persists, but forward mode proves persistence only through affine values (ad/moving_values.py),
-  and np.sort is piecewise linear, affine only away from ties of its input.
-* pow_state_estimation: its Hessian and hvp are refused (the Hessian at the user's line since fix 3):
-  ``h = (v0, v1)[bus]`` inside an if/elif over a loop of tuples, differentiated twice, is "a list on one
-  side of this branch".
+* (closed by wave 35j, test_wave35j.py) fin_cvar_sort: Hessian and hvp NaN at ``np.maximum(srt[k:] -
+  srt[k], 0)`` with ``srt = np.sort(...)``: a sort of an affine value is now affine where it has no ties.
+* (closed by wave 35j, test_wave35j.py) pow_state_estimation: its Hessian and hvp were refused (the
+  Hessian at the user's line since fix 3): ``h = (v0, v1)[bus]`` inside an if/elif over a loop of tuples.
 * Refused by grad at the user's line (so by every transformation): hyd_bucket_spill (``q += k * s;
   flows.append(q)`` over ``for p in rain``, rain a list parameter (a module's list as its default): a
   list's signature is its type, so its items' shapes, and the loop's values', are not known, and q, which
@@ -115,7 +113,7 @@ KEPT = {"fin_bs_erf", "fin_kelly"}
 REFUSED = {"hyd_bucket_spill", "rob_quat_class"}  # (fin_mean_variance_dict: fixed in wave 35i)
 NUMBA_REFUSED = {"rob_ekf_arctan2", "fin_bootstrap_curve"}
 #: open, with what fails
-OPEN = {"fin_cvar_sort": ("hessian", "hvp"), "pow_state_estimation": ("hessian", "hvp")}
+OPEN: dict = {}  # (fin_cvar_sort and pow_state_estimation closed by wave 35j)
 
 
 def accepted():
@@ -131,21 +129,6 @@ def test_first_order(program):
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
     matrix.assert_ok_or_na(program, tuple(t for t in ALL if t not in OPEN.get(_name(program), ())))
-
-
-@pytest.mark.slow
-def test_a_refusal_the_second_order_code_meets_names_the_users_line():
-    """Fix 3: pow_state_estimation's Hessian refused at the user's line, not the generated gradient's (as
-    its Hessian-vector product was)."""
-    program = next(p for p in programs() if _name(p) == "pow_state_estimation")
-    matrix.assert_refused_at_the_line(program, ("hessian", "hvp"))
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open: see the module docstring")
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in OPEN], ids=_name)
-def test_open(program):
-    matrix.assert_ok(program, OPEN[_name(program)])
 
 
 @pytest.mark.slow  # (numba compiles for seconds a program)

@@ -196,7 +196,7 @@ def _rows(table, transforms, kept=()):
 
 FIRST_OPEN: set = set()
 #: open (module docstring): a zero column of a matrix before roots, by reverse over reverse
-SECOND_OPEN = {("matrix_list_sqrt", "hessian"), ("matrix_list_sqrt", "jacobian(grad)")}
+SECOND_OPEN = {("matrix_list_sqrt", "jacobian(grad)")}  # (its hessian: closed since waves 35b and 35j)
 
 
 @pytest.mark.parametrize("row, transform", _rows(w.WEIGHTED_LOOPS + w.DOTS, [t for t in FIRST if t != "numba"],
@@ -258,8 +258,9 @@ def test_a_zero_that_persists_first_order(row, transform):
 
 
 #: a kink or a tie reached through a loop's carry (open, module docstring): (name, transform)
-LOOP_OPEN = {("loop_max", "hessian"), ("loop_max", "jacobian(grad)"), ("loop_abs", "hessian"),
-             ("loop_abs", "jacobian(grad)"), ("loop_np_maximum", "hessian"), ("loop_np_maximum", "jacobian(grad)"),
+#: (their hessian rows since wave 35b take forward mode's entries, where the two across the diagonal agree:
+#: wave 35j)
+LOOP_OPEN = {("loop_max", "jacobian(grad)"), ("loop_abs", "jacobian(grad)"), ("loop_np_maximum", "jacobian(grad)"),
              ("loop_relu_carry", "hvp"), ("loop_relu_carry", "jvp(grad)")}
 
 
