@@ -51,7 +51,9 @@ def infer(ir: Function, param_shapes: dict[str, Shape], call_shape, options, for
     found = Assumed(ir, shape_of)
     if found.lengths:
         shape_of = infer_shapes(ir, param_shapes, call_shape, found.lengths)
-    if found.slices(shape_of):  # (bounds read from shapes alone too: ``n = b.shape[0]``, ``W[:, n:]``)
+    # (bounds read from shapes alone too: ``n = b.shape[0]``, ``W[:, n:]``; literal bounds only beside a
+    # computed width: ``x[1:]`` alone assumes nothing worth a test, its code is the same either way)
+    if found.slices(shape_of, literal=bool(found.lengths)):
         shape_of = infer_shapes(ir, param_shapes, call_shape, found.lengths)
     return (shape_of, found.tests) if found.lengths else (shape_of, [])
 
@@ -190,9 +192,10 @@ class Assumed:
             return e
         return None
 
-    def slices(self, shape_of: dict[str, Shape]) -> bool:
-        """Assume each slice between bounds of `ints` (``W[:, n:]``) of an array of `axes` not of length
-        one along each axis of a known length where `shape_of` does not know it; whether there was one."""
+    def slices(self, shape_of: dict[str, Shape], literal: bool = True) -> bool:
+        """Assume each slice between bounds of `ints` (``W[:, n:]``; `literal`: literal bounds too) of an
+        array of `axes` not of length one along each axis of a known length where `shape_of` does not
+        know it; whether there was one."""
         found = False
         for node in all_nodes(self.ir):
             if type(node) is not Node or node.rule.name != "getitem":
@@ -214,10 +217,12 @@ class Assumed:
             axes = []
             for axis, part in enumerate(parts):
                 test = self._slice_test(lengths[axis], part, names) \
-                    if out.dims[axis] == shapes.UNKNOWN_DIM and lengths[axis] is not None else None
+                    if out.dims[axis] == shapes.UNKNOWN_DIM and lengths[axis] is not None \
+                    and (literal or not _literal(part)) else None
                 if test is not None:
                     axes.append(axis)
-                    self.tests.append(test)
+                    if all(ast.dump(test) != ast.dump(t) for t in self.tests):
+                        self.tests.append(test)
             if axes:
                 self.lengths[node.out.name] = tuple(axes)
                 found = True
@@ -248,6 +253,12 @@ class Assumed:
         if any(b is None and g is not None for b, g in zip(bounds, given)):
             return None
         return ast.parse(f"len(range({ast.unparse(length)})[{ast.unparse(ast.Slice(*bounds))}]) == 1", mode="eval").body
+
+
+def _literal(part: ast.expr) -> bool:
+    """A slice whose bounds are literal ints or absent (``1:``, ``:-1``, ``::2``)."""
+    return isinstance(part, ast.Slice) and all(b is None or isinstance(b, ast.Constant) or isinstance(
+        b, ast.UnaryOp) and isinstance(b.operand, ast.Constant) for b in (part.lower, part.upper, part.step))
 
 
 def guard(func: ast.FunctionDef, params: list[str], tests: list[ast.expr]) -> bool:
