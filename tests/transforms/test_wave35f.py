@@ -291,7 +291,23 @@ def programs():
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "loop_math_sqrt", p) for p in programs()],
                          ids=_name)
 def test_ordinary_points_every_transformation(program):
-    matrix.assert_ok_or_na(program, ("grad", "value_and_grad", "hessian", "jvp", "vjp", "jacobian", "hvp"))
+    second = () if _name(program) in ALWAYS_TIED else ("hessian", "hvp")
+    matrix.assert_ok_or_na(program, ("grad", "value_and_grad", "jvp", "vjp", "jacobian", *second))
+
+
+#: a bound made from an element (``np.clip(x, x[0] * 1.0, 10)``): that element is at its bound at every
+#: point, so no point is ordinary for it: its own Hessian entry is NaN (docs/guarantees.md) though the
+#: function is smooth there (x[0] ** 3), the other entries exact (test_a_bound_made_from_an_element above)
+ALWAYS_TIED = {"clip_bound_element", "clip_upper_element", "maximum_floor_element", "minimum_mean_element"}
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="open: an element tied with a bound made from itself keeps NaN in its own "
+                   "Hessian entry, at every point (wave 35f)")
+@pytest.mark.parametrize("name", sorted(ALWAYS_TIED))
+def test_always_tied_second_order(name):
+    program = next(p for p in programs() if _name(p) == name)
+    matrix.assert_ok_or_na(program, ("hessian", "hvp"))
 
 
 @pytest.mark.slow  # (numba compiles for seconds a program)
