@@ -111,7 +111,12 @@ def test_every_transformation(program):
 @pytest.mark.slow  # (numba compiles for seconds a program)
 @pytest.mark.parametrize("program", programs(), ids=_name)
 def test_numba(program):
-    matrix.assert_numba_unless_refused(program, set())
+    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
+
+
+#: refused by jit="numba" at the user's line once the wave's branches met ("`h` is a number on one path
+#: and an array on another": np.hsplit's pieces' adjoints seeded by a number); open, to make compile
+NUMBA_REFUSED = {"hsplit_cell_W", "hsplit_cell_one_W"}
 
 
 def _program(name):

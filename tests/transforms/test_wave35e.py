@@ -146,7 +146,10 @@ def test_first_order(program):
 @pytest.mark.slow
 @pytest.mark.parametrize("program", table(w.MEDIANS + w.DIAGONALS + w.TABLES + w.MODULE_ARRAYS), ids=_name)
 def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ("jvp", "vjp", "hessian", "hvp", "jacobian", "tree"))
+    # (median_centred: the median element's centred value is exactly 0, where |c| ** 1.5 has no second
+    # derivative: its Hessian is NaN there by docs/guarantees.md, not a row to compare)
+    second = () if _name(program) == "median_centred" else ("hessian", "hvp")
+    matrix.assert_ok_or_na(program, ("jvp", "vjp", "jacobian", "tree", *second))
 
 
 @pytest.mark.parametrize("program", table(w.REFUSED + w.GRAD_REFUSED), ids=_name)
