@@ -17,6 +17,8 @@ import math
 
 import numpy as np
 
+from .wave34j_programs import shortest_by_edges  # (the numbered rewrite the refusals' hint asks for)
+
 SERIAL = np.array([0.2, 0.4, 0.3, 0.1])
 
 
@@ -183,21 +185,6 @@ def int_keyed_longest(w):
             else:
                 best[v] = cand
     return best[3]
-
-
-def shortest_by_edges(weights, gamma=0.3):
-    dist = [0.0] * len(ORDER)
-    seen = [False] * len(ORDER)
-    seen[0] = True
-    for u, v, e in EDGES:
-        cand = dist[u] + weights[e]
-        if seen[v]:
-            m = min(dist[v], cand)
-            dist[v] = m - gamma * math.log(math.exp(-(dist[v] - m) / gamma) + math.exp(-(cand - m) / gamma))
-        else:
-            dist[v] = cand
-            seen[v] = True
-    return dist[-1]
 
 
 def list_logsumexp_merge(weights):
