@@ -5,7 +5,7 @@ float32: a gradient in float32, agreeing with float64 central differences to flo
 
     row = matrix.run(program, matrix.TRANSFORMS + closure_cells.EXTRA)
 
-Importing this module adds the cells to `matrix.CELLS`.
+cell_table.py lists them in the matrix's standard cells (importing this module registers nothing).
 """
 
 from __future__ import annotations
@@ -18,19 +18,19 @@ import numpy as np
 
 import srcdiff
 
-from . import leaves, matrix
+from . import leaves, reference
 
 EXTRA = ("jacobian", "hvp", "float32")
 
 
-def cell_jacobian(ref: matrix.Reference):
-    matrix.first_order(ref, srcdiff.jacobian(ref.p.func, wrt=ref.p.wrt)(*copy.deepcopy(ref.p.args)), "jacobian")
+def cell_jacobian(ref: reference.Reference):
+    reference.first_order(ref, srcdiff.jacobian(ref.p.func, wrt=ref.p.wrt)(*copy.deepcopy(ref.p.args)), "jacobian")
 
 
-def cell_hvp(ref: matrix.Reference):
+def cell_hvp(ref: reference.Reference):
     p = ref.p
     if p.wrt != 0:  # hvp differentiates its first argument
-        return matrix.NA, "hvp takes the first argument"
+        return reference.NA, "hvp takes the first argument"
     v = leaves.with_vector(ref.arg, ref.v)
     got = leaves.vector(srcdiff.hvp(p.func, copy.deepcopy(p.args[0]), v, *copy.deepcopy(p.args[1:])))
     gradient = srcdiff.grad(p.func, wrt=p.wrt)
@@ -43,9 +43,9 @@ def cell_hvp(ref: matrix.Reference):
     want = along(1e-5)
     if not leaves.agree(got, want, 1e-4, 1e-4):
         if not leaves.agree(want, along(1e-4), 1e-3, 1e-4):
-            return matrix.NA, "second differences unstable here"
-        raise matrix.Wrong(f"hvp: max error {leaves.max_error(got, want):.3g}")
-    return matrix.OK, "hvp"
+            return reference.NA, "second differences unstable here"
+        raise reference.Wrong(f"hvp: max error {leaves.max_error(got, want):.3g}")
+    return reference.OK, "hvp"
 
 
 def _narrowed(value):
@@ -62,27 +62,25 @@ def _narrowed(value):
     return value
 
 
-def cell_float32(ref: matrix.Reference, jit=None):
+def cell_float32(ref: reference.Reference, jit=None):
     p = ref.p
     args = [_narrowed(a) for a in copy.deepcopy(p.args)]
     if not any(leaf.dtype == np.float32 for leaf in leaves.float_leaves(args[p.wrt]) if isinstance(leaf, np.ndarray)):
-        return matrix.NA, "no float32 array to differentiate"
-    narrow = matrix.Program(p.name, p.func, tuple(args), p.wrt, p.origin)
+        return reference.NA, "no float32 array to differentiate"
+    narrow = reference.Program(p.name, p.func, tuple(args), p.wrt, p.origin)
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            want = matrix.Reference(narrow)
+            want = reference.Reference(narrow)
     except Exception:  # noqa: BLE001  no reference at the float32 point
-        return matrix.NA, "no reference at the float32 point"
+        return reference.NA, "no reference at the float32 point"
     got = srcdiff.grad(p.func, wrt=p.wrt, jit=jit)(*copy.deepcopy(args))
     for mine, theirs in zip(leaves.float_leaves(got), leaves.float_leaves(args[p.wrt])):
         if isinstance(theirs, np.ndarray) and theirs.dtype == np.float32 and np.result_type(mine) != np.float32:
-            raise matrix.Wrong(f"float32: a {np.result_type(mine)} gradient of a float32 argument")
+            raise reference.Wrong(f"float32: a {np.result_type(mine)} gradient of a float32 argument")
     flat = leaves.vector(got)
     scale = max(1.0, float(np.max(np.abs(want.grad))))
     if not np.all(np.abs(flat - want.grad) <= 3e-3 * scale):
-        raise matrix.Wrong(f"float32: max error {leaves.max_error(flat, want.grad):.3g} (scale {scale:.3g})")
-    return matrix.OK, "float32"
+        raise reference.Wrong(f"float32: max error {leaves.max_error(flat, want.grad):.3g} (scale {scale:.3g})")
+    return reference.OK, "float32"
 
-
-matrix.CELLS.update(jacobian=cell_jacobian, hvp=cell_hvp, float32=cell_float32)

@@ -8,17 +8,20 @@ with a stable reference: the worst outcome).  A program whose own central differ
 unstable at its point (a kink, a branch switch nearby) has no reference and is excluded.
 
     row = run(program, TRANSFORMS)      # matrix_report.py prints the table of a whole corpus
+
+The cells a row may name are cell_table.STANDARD (every transformation of the suite, listed in that
+one place); ``run(..., cells=...)`` and every ``assert_*`` below take another table instead, for a
+module with a cell of its own: ``cells={**cell_table.STANDARD, "mine": cell_mine}``.  The reference
+and the comparisons are in reference.py, the first cells in base_cells.py.
 """
 
 from __future__ import annotations
 
 import contextlib
-import copy
 import dataclasses
 import re
 import signal
 import traceback
-import warnings
 import zlib
 from pathlib import Path
 
@@ -26,15 +29,21 @@ import numpy as np
 
 import srcdiff
 
-from . import leaves, trees_wrapped
+from . import trees_wrapped
+from .base_cells import CHECK_SECONDS, HESSIAN_MAX  # noqa: F401  (read as matrix.*)
+from .cell_table import STANDARD
 from .corpus import Program
+from .reference import CRASH, NA, OK, REFUSED, WRONG, Reference, Wrong, check_value, first_order  # noqa: F401
+from .reference import quiet as _quiet
 
 TRANSFORMS = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "numba", "check", "tree")
-OK, REFUSED, CRASH, WRONG, NA = "ok", "refused", "crash", "WRONG", "n/a"
-HESSIAN_MAX = 50  # larger inputs get a Hessian-vector product instead of the full Hessian
 CELL_SECONDS = 120  # of CPU time (see _limit)
 CELL_WALL_FACTOR = 5  # the wall-clock limit, in CELL_SECONDS
-CHECK_SECONDS = 4.0  # per symbolic stage of srcdiff.check; past it check answers numerically
+#: modules written before wave 36 wrote their cells into this copy of STANDARD when imported (the
+#: names they wrote are in STANDARD now); a new module passes ``cells=`` instead
+#: (test_wave36f.py's test_no_module_writes_into_another_modules_globals keeps it so)
+CELLS = dict(STANDARD)
+_value = check_value  # (the name a wave-35 module read)
 PACKAGE = Path(srcdiff.__file__).resolve().parent
 
 
@@ -51,10 +60,6 @@ class Row:
     program: Program
     cells: dict = dataclasses.field(default_factory=dict)
     excluded: str = ""  # why the program has no reference (then no cells)
-
-
-class Wrong(Exception):
-    """A transformation's answer disagrees with the reference."""
 
 
 class Timeout(Exception):
@@ -81,182 +86,7 @@ def _limit(seconds: int):
         signal.signal(signal.SIGALRM, old[1])
 
 
-@contextlib.contextmanager
-def _quiet():
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        yield
 
-
-class Reference:
-    """f's value and central-difference gradient at the program's point."""
-
-    def __init__(self, p: Program):
-        self.p = p
-        self.arg = p.args[p.wrt]
-        self.x = leaves.vector(self.arg)
-        if not self.x.size:
-            raise ValueError("the parameter holds no number to differentiate")
-        self.value = self.f_at(self.x)
-        # what f itself returns (computed in float32 for float32 arguments): the values are compared with it
-        self.own_value = p.func(*copy.deepcopy(p.args))
-        if not (np.ndim(self.value) == 0 and np.isfinite(float(self.value))):
-            raise ValueError("f's value is not a finite number here")
-        self.grad = self.difference(self.f_at, 1e-6)[0]
-        rough = self.difference(self.f_at, 1e-5)[0]
-        if not np.all(np.isfinite(self.grad)) or not leaves.agree(self.grad, rough, 1e-4, 1e-5):
-            raise ValueError("central differences are unstable here (a kink or a switch of branch nearby)")
-        if not self.smooth(1e-5):
-            raise ValueError("one-sided differences disagree here (a kink or a tie: no derivative to compare with)")
-        self.v = np.random.default_rng(len(self.x)).normal(size=self.x.shape)
-
-    def args_with(self, x: np.ndarray) -> list:
-        # float64 copies of float32 arguments: the differences must not vanish in rounding
-        args = [leaves.widened(a) for a in copy.deepcopy(list(self.p.args))]
-        args[self.p.wrt] = leaves.with_vector(args[self.p.wrt], x)
-        return args
-
-    def f_at(self, x):
-        return self.p.func(*self.args_with(x))
-
-    def smooth(self, eps: float) -> bool:
-        """Whether f's one-sided differences agree along every coordinate (no kink, no tie)."""
-        f0 = float(self.value)
-        scale = max(1.0, float(np.max(np.abs(self.grad))) if self.grad.size else 1.0)
-        for k in range(self.x.size):
-            e = np.zeros_like(self.x)
-            e[k] = eps
-            bend = abs(float(self.f_at(self.x + e)) + float(self.f_at(self.x - e)) - 2 * f0) / eps
-            if not bend <= 1e-2 * scale:  # eps * f'' at a smooth point; O(1) at a kink
-                return False
-        return True
-
-    def difference(self, fn, eps: float) -> np.ndarray:
-        """Central differences of `fn` (of the flat argument, into a flat result) along each
-        coordinate: the m×n Jacobian (m = 1 for f itself)."""
-        cols = []
-        for k in range(self.x.size):
-            e = np.zeros_like(self.x)
-            e[k] = eps
-            cols.append((leaves.vector(fn(self.x + e)) - leaves.vector(fn(self.x - e))) / (2 * eps))
-        return np.stack(cols, axis=-1) if cols else np.zeros((1, 0))
-
-
-def _expect(ok: bool, got, want, what: str) -> None:
-    if not ok:
-        raise Wrong(f"{what}: max error {leaves.max_error(got, want):.3g}")
-
-
-def first_order(ref: Reference, got, what="gradient", scale=1.0) -> None:
-    if leaves.is_complex(got):
-        raise Wrong(f"{what}: complex numbers for a real argument")
-    shapes = [np.shape(leaf) for leaf in leaves.float_leaves(got)]
-    wanted = [np.shape(leaf) for leaf in leaves.float_leaves(ref.arg)]
-    if shapes != wanted:
-        raise Wrong(f"{what}: shaped {shapes}, the argument {wanted}")
-    flat = leaves.vector(got)
-    _expect(leaves.agree(flat, scale * ref.grad), flat, scale * ref.grad, what)
-
-
-def _value(ref: Reference, got) -> None:
-    if leaves.is_complex(got):
-        raise Wrong("value: complex numbers for a real function")
-    # (float32's value to a few of its ulps: a sum taken in another order, as einsum's, rounds differently)
-    single = np.result_type(ref.own_value) == np.float32
-    _expect(leaves.agree(got, ref.own_value, 5e-7 if single else 1e-9, 1e-12), got, ref.own_value, "value")
-
-
-def cell_grad(ref: Reference):
-    first_order(ref, srcdiff.grad(ref.p.func, wrt=ref.p.wrt)(*copy.deepcopy(ref.p.args)))
-
-
-def cell_value_and_grad(ref: Reference):
-    value, got = srcdiff.value_and_grad(ref.p.func, wrt=ref.p.wrt)(*copy.deepcopy(ref.p.args))
-    _value(ref, value)
-    first_order(ref, got)
-
-
-def cell_hessian(ref: Reference):
-    p, n = ref.p, ref.x.size
-    gradient = srcdiff.grad(p.func, wrt=p.wrt)
-    g_at = lambda x: gradient(*ref.args_with(x))  # noqa: E731  the already-checked gradient
-    if n > HESSIAN_MAX and p.wrt == 0:
-        got = srcdiff.hvp(p.func, *ref.args_with(ref.x)[:1], leaves.with_vector(ref.arg, ref.v),
-                          *copy.deepcopy(p.args[1:]))
-        flat, detail, directions = leaves.vector(got), "hvp", ref.v[:, None]
-    else:
-        got = srcdiff.hessian(p.func, wrt=p.wrt)(*copy.deepcopy(p.args))
-        flat, detail, directions = leaves.square(got, ref.arg), "hessian", np.eye(n)
-    g0 = leaves.vector(g_at(ref.x))
-
-    def second(eps, side=0):  # side 0: central; +1 / -1: one-sided differences of the gradient
-        cols = []
-        for d in directions.T:
-            hi = leaves.vector(g_at(ref.x + eps * d)) if side >= 0 else g0
-            lo = leaves.vector(g_at(ref.x - eps * d)) if side <= 0 else g0
-            cols.append((hi - lo) / (eps * (2 if side == 0 else 1)))
-        out = np.stack(cols, axis=-1)
-        return out if detail == "hessian" else out[:, 0]
-    want = second(1e-5)
-    if not leaves.agree(flat, want, 1e-4, 1e-4):
-        if not leaves.agree(want, second(1e-4), 1e-3, 1e-4):
-            return NA, "second differences unstable here"
-        if not leaves.agree(second(1e-5, 1), second(1e-5, -1), 1e-3, 1e-3):
-            return NA, "the gradient has a kink here: no second derivative"
-        _expect(False, flat, want, detail)
-    return OK, detail
-
-
-def cell_jvp(ref: Reference):
-    p = ref.p
-    tangents = [None] * len(p.args)
-    tangents[p.wrt] = leaves.with_vector(ref.arg, ref.v)
-    value, tangent = srcdiff.jvp(p.func, tuple(copy.deepcopy(p.args)), tuple(tangents))
-    _value(ref, value)
-    want = float(ref.grad @ ref.v)
-    if leaves.is_complex(tangent):
-        raise Wrong("tangent: complex numbers for a real function")
-    _expect(leaves.agree(tangent, want), tangent, want, "tangent")
-
-
-def cell_vjp(ref: Reference):
-    value, pullback = srcdiff.vjp(ref.p.func, *copy.deepcopy(ref.p.args), wrt=ref.p.wrt)
-    _value(ref, value)
-    for seed in (1.75, -0.5):  # a pullback may be called again: loops' stacks must be refilled
-        first_order(ref, pullback(seed if np.ndim(value) == 0 else np.full(np.shape(value), seed)), scale=seed)
-
-
-def cell_numba(ref: Reference):
-    first_order(ref, srcdiff.grad(ref.p.func, wrt=ref.p.wrt, jit="numba")(*copy.deepcopy(ref.p.args)))
-
-
-def cell_check(ref: Reference):
-    report = srcdiff.check(ref.p.func, *copy.deepcopy(ref.p.args), wrt=ref.p.wrt, timeout=CHECK_SECONDS,
-                           progress=False)
-    status = report.status
-    if status == "MISMATCH":
-        raise Wrong(f"check reports MISMATCH on a right gradient: {str(report).splitlines()[0]}")
-    if status in ("proved", "agrees numerically"):
-        return OK, status
-    if report.numeric is not None and report:
-        return OK, f"{status}, numerically right"
-    if report.numeric is not None:
-        return OK, f"{status}, central differences agree"
-    return REFUSED, f"check {status}"
-
-
-def cell_tree(ref: Reference):
-    wrapper, key = trees_wrapped.wrapper(ref.p)
-    args = copy.deepcopy(list(ref.p.args))
-    args[ref.p.wrt] = {key: args[ref.p.wrt]}
-    got = srcdiff.grad(wrapper, wrt=ref.p.wrt)(*args)
-    if not isinstance(got, dict) or list(got) != [key]:
-        raise Wrong(f"the gradient of a dict is a {type(got).__name__}, not a dict with key {key!r}")
-    first_order(ref, got)
-
-
-CELLS = {"grad": cell_grad, "value_and_grad": cell_value_and_grad, "hessian": cell_hessian, "jvp": cell_jvp,
-         "vjp": cell_vjp, "numba": cell_numba, "check": cell_check, "tree": cell_tree}
 
 
 _MENTIONED = re.compile(r"([\w.-]+\.py):\d+")
@@ -297,10 +127,11 @@ def _crash_site(exc: BaseException) -> str:
     return site
 
 
-def run_cell(name: str, ref: Reference) -> Cell:
+def run_cell(name: str, ref: Reference, cells=None) -> Cell:
+    """Cell `name` of `cells` (CELLS, the standard table, when None) at `ref`, classified."""
     try:
         with _quiet(), _limit(CELL_SECONDS):
-            found = CELLS[name](ref)
+            found = (CELLS if cells is None else cells)[name](ref)
     except Wrong as exc:
         return Cell(WRONG, str(exc), str(exc))
     except trees_wrapped.NotWrapped as exc:
@@ -346,29 +177,29 @@ def sample_everything() -> None:
     SAMPLE.update(dict.fromkeys(SAMPLE, 1))
 
 
-def assert_every_transformation(p: Program) -> None:
+def assert_every_transformation(p: Program, cells=None) -> None:
     """Every transformation of EVERY agrees with central differences on `p` (`check` and
     `hessian` on a sample: SAMPLE)."""
-    row = run(p, EVERY)
+    row = run(p, EVERY, cells)
     assert not row.excluded, row.excluded
     bad = not_ok(row)
     assert not bad, bad
 
 
-def assert_ok(p: Program, transforms) -> None:
+def assert_ok(p: Program, transforms, cells=None) -> None:
     """Every transformation of `transforms` agrees with central differences on `p` (a row of
     several samples `check` and `hessian`: SAMPLE)."""
-    row = run(p, transforms)
+    row = run(p, transforms, cells)
     assert not row.excluded, row.excluded
     bad = not_ok(row)
     assert not bad, bad
 
 
-def assert_ok_or_na(p: Program, transforms) -> None:
+def assert_ok_or_na(p: Program, transforms, cells=None) -> None:
     """Every transformation of `transforms` agrees with central differences on `p`, or does not apply
     to it (n/a: float32 of a float64-only program, hvp of another argument than the first, per-example
     gradients of a function not shaped ``f(params, x, y)``)."""
-    row = run(p, transforms)
+    row = run(p, transforms, cells)
     assert not row.excluded, row.excluded
     bad = {k: v for k, v in not_ok(row).items() if v[0] != NA}
     assert not bad, bad
@@ -389,10 +220,10 @@ def assert_float32_stays_float32(p: Program) -> None:
     np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * max(1.0, float(np.nanmax(np.abs(want)))))
 
 
-def assert_numba_included(p: Program, refused: dict | None = None) -> None:
+def assert_numba_included(p: Program, refused: dict | None = None, cells=None) -> None:
     """Every transformation, numba included, agrees with central differences on `p`; numba may
     refuse at the user's line the programs `refused` names (short name -> why)."""
-    row = run(p, TRANSFORMS)
+    row = run(p, TRANSFORMS, cells)
     assert not row.excluded, row.excluded
     bad = not_ok(row)
     if p.name.partition(":")[2] in (refused or {}) and "numba" in bad:
@@ -401,34 +232,35 @@ def assert_numba_included(p: Program, refused: dict | None = None) -> None:
     assert not bad, bad
 
 
-def assert_refused_at_the_line(p: Program, transforms) -> None:
+def assert_refused_at_the_line(p: Program, transforms, cells=None) -> None:
     """Every transformation of `transforms` that applies to `p` (not n/a: hvp of another argument than
     the first) refuses it with a SrcDiffError naming the user's line."""
-    row = run(p, transforms)
+    row = run(p, transforms, cells)
     assert not row.excluded, row.excluded
     for name, cell in row.cells.items():
         assert cell.outcome == NA or cell.outcome == REFUSED and cell.located, (name, cell.outcome, cell.message)
 
 
-def assert_numba_unless_refused(p: Program, refused: set) -> None:
+def assert_numba_unless_refused(p: Program, refused: set, cells=None) -> None:
     """``jit="numba"`` agrees on `p`; on the programs `refused` names (short names) it may instead
     refuse at the user's line."""
     if p.name.partition(":")[2] in refused:
-        assert_numba_agrees_or_refuses(p)
+        assert_numba_agrees_or_refuses(p, cells)
     else:
-        assert_ok(p, ("numba",))
+        assert_ok(p, ("numba",), cells)
 
 
-def assert_numba_agrees_or_refuses(p: Program) -> None:
+def assert_numba_agrees_or_refuses(p: Program, cells=None) -> None:
     """``jit="numba"`` agrees on `p`, or refuses it naming the user's line."""
-    cell = run(p, ("numba",)).cells["numba"]
+    cell = run(p, ("numba",), cells).cells["numba"]
     assert cell.outcome in (OK, REFUSED), cell.message
     assert cell.located, cell.message
 
 
-def run(p: Program, transforms=TRANSFORMS) -> Row:
+def run(p: Program, transforms=TRANSFORMS, cells=None) -> Row:
     """Every transformation of `p` in `transforms`, classified (`check` and `hessian`, in a row
-    of several, on a sample: SAMPLE)."""
+    of several, on a sample: SAMPLE), each the cell of that name in `cells` (CELLS, the standard
+    table cell_table.STANDARD, when None)."""
     if len(transforms) > 1:
         transforms = tuple(t for t in transforms if sampled(p, t))
     row = Row(p)
@@ -439,7 +271,7 @@ def run(p: Program, transforms=TRANSFORMS) -> Row:
         row.excluded = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:120]
         return row
     for name in transforms:
-        row.cells[name] = run_cell(name, ref)
+        row.cells[name] = run_cell(name, ref, cells)
     gradient = row.cells.get("grad", Cell(OK)).outcome
     if "hessian" in row.cells and gradient != OK:
         row.cells["hessian"] = Cell(NA, "no checked gradient")

@@ -1,9 +1,9 @@
 """Two checks of wave 27b beyond the matrix's cells.
 
-``vmap`` (a cell of the matrix): per-example gradients, ``vmap(grad(f), in_axes=(None, 0, 0))`` of
-a program ``f(params, x, y)`` differentiated in `params`, on three examples made by moving the
-program's own `x` and `y` (labels and other integers kept), each example's gradient compared with
-float64 central differences of ``f(params, x_i, y_i)``.
+``vmap`` (a cell of the matrix, listed in cell_table.py): per-example gradients,
+``vmap(grad(f), in_axes=(None, 0, 0))`` of a program ``f(params, x, y)`` differentiated in `params`,
+on three examples made by moving the program's own `x` and `y` (labels and other integers kept),
+each example's gradient compared with float64 central differences of ``f(params, x_i, y_i)``.
 
 ``kink_subgradients``: at a kink (``abs`` at 0, ``clip`` at a bound, a tie of ``maximum``) there is
 no derivative to compare with; what every transformation must give is one subgradient, the same
@@ -19,7 +19,7 @@ import numpy as np
 
 import srcdiff
 
-from . import leaves, matrix, trees_wrapped
+from . import leaves, reference, trees_wrapped
 from .corpus import Program
 
 EXAMPLES = 3
@@ -35,10 +35,10 @@ def _moved(value, i: int):
     return value
 
 
-def cell_vmap(ref: matrix.Reference):
+def cell_vmap(ref: reference.Reference):
     p = ref.p
     if p.wrt != 0 or len(p.args) != 3:
-        return matrix.NA, "per-example gradients of f(params, x, y) only"
+        return reference.NA, "per-example gradients of f(params, x, y) only"
     params, x, y = p.args
     xs, ys = [_moved(x, i) for i in range(EXAMPLES)], [_moved(y, i) for i in range(EXAMPLES)]
     X, Y = np.stack([np.asarray(v) for v in xs]), np.stack([np.asarray(v) for v in ys])
@@ -47,25 +47,23 @@ def cell_vmap(ref: matrix.Reference):
     wanted = leaves.float_leaves(params)
     shapes = [np.shape(leaf) for leaf in mapped]
     if shapes != [(EXAMPLES, *np.shape(leaf)) for leaf in wanted]:
-        raise matrix.Wrong(f"vmap: shaped {shapes} for parameters {[np.shape(leaf) for leaf in wanted]}")
+        raise reference.Wrong(f"vmap: shaped {shapes} for parameters {[np.shape(leaf) for leaf in wanted]}")
     checked = 0
     for i in range(EXAMPLES):
         example = Program(p.name, p.func, (params, xs[i], ys[i]), 0, p.origin)
         try:
-            with matrix._quiet():  # noqa: SLF001  the matrix's own warnings filter
-                want = matrix.Reference(example)
+            with reference.quiet():
+                want = reference.Reference(example)
         except Exception:  # noqa: BLE001  no reference at this example (a kink, f fails on one example)
             continue
         flat = np.concatenate([np.ravel(np.asarray(leaf)[i]) for leaf in mapped]).astype(float)
         if not leaves.agree(flat, want.grad):
-            raise matrix.Wrong(f"vmap: example {i}: max error {leaves.max_error(flat, want.grad):.3g}")
+            raise reference.Wrong(f"vmap: example {i}: max error {leaves.max_error(flat, want.grad):.3g}")
         checked += 1
     if not checked:
-        return matrix.NA, "no example has a reference"
-    return matrix.OK, "vmap"
+        return reference.NA, "no example has a reference"
+    return reference.OK, "vmap"
 
-
-matrix.CELLS.update(vmap=cell_vmap)
 
 
 def one_sided(f, args, wrt: int, eps: float = 1e-7):

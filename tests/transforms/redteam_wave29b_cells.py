@@ -10,21 +10,19 @@ an argnums tuple (the cross block against differences of the gradient along the 
 every argument passed by keyword at call time (grad, hessian), vjp with keyword arguments after
 the first (jvp takes tuples of primals: by position only, its API).
 
-    import redteam_wave29b_cells   # adds the cells to matrix.CELLS
+    row = matrix.run(program, redteam_wave29b_cells.COMPOSED)   # (cell_table.py lists them)
 """
 
 from __future__ import annotations
 
 import copy
 import inspect
-import warnings
 
 import numpy as np
 
 import srcdiff
 
-from . import closure_cells, leaves, matrix, trees_wrapped
-from .test_redteam_wave27a import cell_vmap_grad
+from . import closure_cells, leaves, reference, trees_wrapped
 
 COMPOSED = ("grad_grad", "jac_grad", "jvp_grad", "vjp_grad", "vjp_jac", "vmap_grad", "vmap_jac", "vmap_hess",
             "hess_argnums", "hess_tree", "jvp_tree", "vjp_tree", "hess_f32", "argnums_neg", "kwargs",
@@ -33,12 +31,12 @@ NUMBA = ("hess_numba", "jac_grad_numba", "vmap_grad_numba")
 POINTS = 2  # examples of a vmap cell
 
 
-def _gradient_at(ref: matrix.Reference):
+def _gradient_at(ref: reference.Reference):
     gradient = srcdiff.grad(ref.p.func, wrt=ref.p.wrt)
     return lambda x: leaves.vector(gradient(*ref.args_with(x)))
 
 
-def _second(ref: matrix.Reference, got: np.ndarray, directions: np.ndarray, what: str, g_at=None):
+def _second(ref: reference.Reference, got: np.ndarray, directions: np.ndarray, what: str, g_at=None):
     """`got` (n × k) against central differences of the gradient along `directions` (n × k)."""
     g_at = g_at or _gradient_at(ref)
 
@@ -46,12 +44,12 @@ def _second(ref: matrix.Reference, got: np.ndarray, directions: np.ndarray, what
         return np.stack([(g_at(ref.x + eps * d) - g_at(ref.x - eps * d)) / (2 * eps) for d in directions.T], axis=-1)
     want = diff(1e-5)
     if got.shape != want.shape:
-        raise matrix.Wrong(f"{what}: {got.shape} numbers, want {want.shape}")
+        raise reference.Wrong(f"{what}: {got.shape} numbers, want {want.shape}")
     if not leaves.agree(got, want, 1e-4, 1e-4):
         if not leaves.agree(want, diff(1e-4), 1e-3, 1e-4):
-            return matrix.NA, "second differences unstable here"
-        raise matrix.Wrong(f"{what}: max error {leaves.max_error(got, want):.3g}")
-    return matrix.OK, what
+            return reference.NA, "second differences unstable here"
+        raise reference.Wrong(f"{what}: max error {leaves.max_error(got, want):.3g}")
+    return reference.OK, what
 
 
 def _args(ref):
@@ -60,10 +58,10 @@ def _args(ref):
 
 def cell_grad_grad(ref):
     if not isinstance(ref.arg, float):
-        return matrix.NA, "grad(grad(f)) of f of one number"
+        return reference.NA, "grad(grad(f)) of f of one number"
     got = srcdiff.grad(srcdiff.grad(ref.p.func, wrt=ref.p.wrt), wrt=ref.p.wrt)(*_args(ref))
     if not isinstance(got, float):
-        raise matrix.Wrong(f"grad(grad(f)) of a float is a {type(got).__name__}")
+        raise reference.Wrong(f"grad(grad(f)) of a float is a {type(got).__name__}")
     return _second(ref, np.array([[got]]), np.eye(1), "grad(grad)")
 
 
@@ -111,28 +109,28 @@ def _rows(ref, got, points, check):
         moved = copy.copy(ref)
         moved.x = point
         outcome = check(moved, np.asarray(got)[k], k)
-        if outcome and outcome[0] != matrix.OK:
+        if outcome and outcome[0] != reference.OK:
             return outcome
-    return matrix.OK, ""
+    return reference.OK, ""
 
 
 def cell_vmap_jac(ref):
     points, args, axes = _batch(ref)
     if points is None:
-        return matrix.NA, "no float64 array to map over"
+        return reference.NA, "no float64 array to map over"
     got = srcdiff.vmap(srcdiff.jacobian(ref.p.func, wrt=ref.p.wrt), in_axes=axes)(*args)
 
     def check(moved, row, k):
         want = moved.difference(moved.f_at, 1e-6)[0]
         if not leaves.agree(np.ravel(row), want):
-            raise matrix.Wrong(f"vmap(jacobian) row {k}: max error {leaves.max_error(np.ravel(row), want):.3g}")
+            raise reference.Wrong(f"vmap(jacobian) row {k}: max error {leaves.max_error(np.ravel(row), want):.3g}")
     return _rows(ref, got, points, check)
 
 
 def cell_vmap_hess(ref):
     points, args, axes = _batch(ref)
     if points is None:
-        return matrix.NA, "no float64 array to map over"
+        return reference.NA, "no float64 array to map over"
     got = srcdiff.vmap(srcdiff.hessian(ref.p.func, wrt=ref.p.wrt), in_axes=axes)(*args)
     n = ref.x.size
     return _rows(ref, got, points, lambda moved, row, k: _second(moved, np.reshape(row, (n, n)), np.eye(n),
@@ -150,11 +148,11 @@ def _other(ref):
 def cell_hess_argnums(ref):
     j, w = _other(ref), ref.p.wrt
     if j is None or not isinstance(ref.arg, (float, np.ndarray)):
-        return matrix.NA, "no second float argument"
+        return reference.NA, "no second float argument"
     got = srcdiff.hessian(ref.p.func, argnums=(w, j))(*_args(ref))
     n, m = ref.x.size, int(np.size(ref.p.args[j]))
     found = _second(ref, np.reshape(np.asarray(got[0][0], dtype=float), (n, n)), np.eye(n), "hessian argnums [0][0]")
-    if found[0] != matrix.OK:
+    if found[0] != reference.OK:
         return found
     gradient = srcdiff.grad(ref.p.func, wrt=w)
     y0 = leaves.vector(ref.p.args[j])
@@ -180,7 +178,7 @@ def cell_hess_tree(ref):
     wrapper, key, args = _in_a_dict(ref)
     got = srcdiff.hessian(wrapper, wrt=ref.p.wrt)(*args)
     if not isinstance(got, dict) or list(got) != [key]:
-        raise matrix.Wrong(f"the Hessian of a dict is not a dict of dicts: {type(got).__name__}")
+        raise reference.Wrong(f"the Hessian of a dict is not a dict of dicts: {type(got).__name__}")
     return _second(ref, leaves.square(got, args[ref.p.wrt]), np.eye(ref.x.size), "hessian of a dict")
 
 
@@ -191,8 +189,8 @@ def cell_jvp_tree(ref):
     _, t = srcdiff.jvp(wrapper, tuple(args), tuple(tangents))
     want = float(ref.grad @ ref.v)
     if not leaves.agree(t, want):
-        raise matrix.Wrong(f"jvp of a dict: max error {leaves.max_error(t, want):.3g}")
-    return matrix.OK, ""
+        raise reference.Wrong(f"jvp of a dict: max error {leaves.max_error(t, want):.3g}")
+    return reference.OK, ""
 
 
 def cell_vjp_tree(ref):
@@ -200,19 +198,19 @@ def cell_vjp_tree(ref):
     _, pullback = srcdiff.vjp(wrapper, *args, wrt=ref.p.wrt)
     got = pullback(2.0)
     if not isinstance(got, dict) or list(got) != [key]:
-        raise matrix.Wrong(f"the pullback of a dict gave a {type(got).__name__}")
-    matrix.first_order(ref, got, "vjp of a dict", scale=2.0)
+        raise reference.Wrong(f"the pullback of a dict gave a {type(got).__name__}")
+    reference.first_order(ref, got, "vjp of a dict", scale=2.0)
 
 
 def cell_hess_f32(ref):
     args = [closure_cells._narrowed(a) for a in _args(ref)]  # noqa: SLF001  the float32 cell's narrowing
     if not any(leaf.dtype == np.float32 for leaf in leaves.float_leaves(args[ref.p.wrt])
                if isinstance(leaf, np.ndarray)):
-        return matrix.NA, "no float32 array to differentiate"
+        return reference.NA, "no float32 array to differentiate"
     got = srcdiff.hessian(ref.p.func, wrt=ref.p.wrt)(*args)
     narrow = all(isinstance(leaf, np.ndarray) for leaf in leaves.float_leaves(args[ref.p.wrt]))
     if narrow and any(np.result_type(leaf) != np.float32 for leaf in leaves.float_leaves(got)):
-        raise matrix.Wrong("hessian of a float32 argument is not float32")
+        raise reference.Wrong("hessian of a float32 argument is not float32")
     n = ref.x.size
     flat = leaves.square(got, ref.arg)
     g = _gradient_at(ref)
@@ -220,9 +218,9 @@ def cell_hess_f32(ref):
     scale = max(1.0, float(np.max(np.abs(want))))
     if not np.all(np.abs(flat - want) <= 1e-2 * scale):
         if np.all(np.isfinite(want)) and not leaves.agree(want, _second_rough(g, ref, n), 1e-3, 1e-4):
-            return matrix.NA, "second differences unstable here"
-        raise matrix.Wrong(f"hessian float32: max error {leaves.max_error(flat, want):.3g} (scale {scale:.3g})")
-    return matrix.OK, ""
+            return reference.NA, "second differences unstable here"
+        raise reference.Wrong(f"hessian float32: max error {leaves.max_error(flat, want):.3g} (scale {scale:.3g})")
+    return reference.OK, ""
 
 
 def _second_rough(g, ref, n):
@@ -231,7 +229,7 @@ def _second_rough(g, ref, n):
 
 def cell_argnums_neg(ref):
     got = srcdiff.grad(ref.p.func, argnums=ref.p.wrt - len(_params(ref)))(*_args(ref))
-    matrix.first_order(ref, got, "grad(argnums=negative)")
+    reference.first_order(ref, got, "grad(argnums=negative)")
 
 
 def _params(ref):
@@ -241,10 +239,10 @@ def _params(ref):
 def cell_kwargs(ref):
     params = _params(ref)
     if any(q.kind not in (q.POSITIONAL_OR_KEYWORD, q.KEYWORD_ONLY) for q in params[:len(ref.p.args)]):
-        return matrix.NA, "positional-only or starred parameters"
+        return reference.NA, "positional-only or starred parameters"
     by_name = dict(zip([q.name for q in params], _args(ref)))
     name = params[ref.p.wrt].name
-    matrix.first_order(ref, srcdiff.grad(ref.p.func, wrt=name)(**copy.deepcopy(by_name)), "grad by keyword")
+    reference.first_order(ref, srcdiff.grad(ref.p.func, wrt=name)(**copy.deepcopy(by_name)), "grad by keyword")
     got = srcdiff.hessian(ref.p.func, wrt=name)(**copy.deepcopy(by_name))
     return _second(ref, leaves.square(got, ref.arg), np.eye(ref.x.size), "hessian by keyword")
 
@@ -253,10 +251,10 @@ def cell_vjp_kwargs(ref):
     """vjp with the arguments after the first passed by keyword (the differentiated one by position)."""
     params = _params(ref)
     if ref.p.wrt != 0 or any(q.kind != q.POSITIONAL_OR_KEYWORD for q in params[:len(ref.p.args)]):
-        return matrix.NA, "the differentiated argument first, the others by keyword"
+        return reference.NA, "the differentiated argument first, the others by keyword"
     args = _args(ref)
     _, pullback = srcdiff.vjp(ref.p.func, args[0], **{q.name: a for q, a in zip(params[1:], args[1:])})
-    matrix.first_order(ref, pullback(1.0), "vjp by keyword")
+    reference.first_order(ref, pullback(1.0), "vjp by keyword")
 
 
 def cell_hess_numba(ref):
@@ -272,26 +270,12 @@ def cell_jac_grad_numba(ref):
 def cell_vmap_grad_numba(ref):
     points, args, axes = _batch(ref)
     if points is None:
-        return matrix.NA, "no float64 array to map over"
+        return reference.NA, "no float64 array to map over"
     got = srcdiff.vmap(srcdiff.grad(ref.p.func, wrt=ref.p.wrt), in_axes=axes, jit="numba")(*args)
 
     def check(moved, row, k):
         want = moved.difference(moved.f_at, 1e-6)[0]
         if not leaves.agree(np.ravel(row), want):
-            raise matrix.Wrong(f"vmap(grad) numba row {k}: max error {leaves.max_error(np.ravel(row), want):.3g}")
+            raise reference.Wrong(f"vmap(grad) numba row {k}: max error {leaves.max_error(np.ravel(row), want):.3g}")
     return _rows(ref, got, points, check)
 
-
-def cell_quiet_vmap_grad(ref):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", srcdiff.PerExampleWarning)
-        return cell_vmap_grad(ref)
-
-
-matrix.CELLS.update(grad_grad=cell_grad_grad, jac_grad=cell_jac_grad, jvp_grad=cell_jvp_grad, vjp_grad=cell_vjp_grad,
-                    vjp_jac=cell_vjp_jac, vmap_grad=cell_quiet_vmap_grad, vmap_jac=cell_vmap_jac,
-                    vmap_hess=cell_vmap_hess, hess_argnums=cell_hess_argnums, hess_tree=cell_hess_tree,
-                    jvp_tree=cell_jvp_tree, vjp_tree=cell_vjp_tree, hess_f32=cell_hess_f32,
-                    argnums_neg=cell_argnums_neg, kwargs=cell_kwargs, vjp_kwargs=cell_vjp_kwargs,
-                    hess_numba=cell_hess_numba,
-                    jac_grad_numba=cell_jac_grad_numba, vmap_grad_numba=cell_vmap_grad_numba)

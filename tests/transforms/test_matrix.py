@@ -191,7 +191,7 @@ def quadratic(x):
     return np.sum(x * x)
 
 
-def test_each_outcome_is_recognised(monkeypatch):
+def test_each_outcome_is_recognised():
     p = corpus.Program("quadratic", quadratic, (np.array([0.5, -1.0, 2.0]),), 0, "here")
     ref = matrix.Reference(p)
     np.testing.assert_allclose(ref.grad, 2 * p.args[0], rtol=1e-8)
@@ -209,13 +209,12 @@ def test_each_outcome_is_recognised(monkeypatch):
     def crashes(ref):
         raise KeyError("k")
 
-    for name, cell in [("wrong", off_by_a_percent), ("located", refuses_at_the_line), ("nowhere", refuses_nowhere),
-                       ("crash", crashes)]:
-        monkeypatch.setitem(matrix.CELLS, name, cell)
-    assert matrix.run_cell("wrong", ref).outcome == matrix.WRONG
-    assert (matrix.run_cell("located", ref).outcome, matrix.run_cell("located", ref).located) == (matrix.REFUSED, True)
-    assert (matrix.run_cell("nowhere", ref).outcome, matrix.run_cell("nowhere", ref).located) == (matrix.REFUSED, False)
-    assert matrix.run_cell("crash", ref).outcome == matrix.CRASH
+    cells = {"wrong": off_by_a_percent, "located": refuses_at_the_line, "nowhere": refuses_nowhere, "crash": crashes}
+    assert matrix.run_cell("wrong", ref, cells).outcome == matrix.WRONG
+    located, nowhere = matrix.run_cell("located", ref, cells), matrix.run_cell("nowhere", ref, cells)
+    assert (located.outcome, located.located) == (matrix.REFUSED, True)
+    assert (nowhere.outcome, nowhere.located) == (matrix.REFUSED, False)
+    assert matrix.run_cell("crash", ref, cells).outcome == matrix.CRASH
 
 
 def kinked(x):

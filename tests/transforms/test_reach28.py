@@ -62,7 +62,7 @@ from numeric import central_difference
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import corpus, matrix
 from . import reach28_programs as r
 
 FIRST = ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian", "float32")
@@ -71,7 +71,6 @@ SECOND = ("hessian", "hvp")
 KEPT = {"aug_float", "aug_alias", "aug_own_argument", "aug_alias_helper_caller", "unpack_theta", "zip_pairs",
         "module_layer_read_at_once", "gradient_read_at_once", "namedtuple_gradient_at_once",
         "dataclass_gradient"}
-assert closure_cells.EXTRA  # (importing it adds the jacobian, hvp and float32 cells)
 
 
 def _name(p):

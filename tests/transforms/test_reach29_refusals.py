@@ -63,12 +63,11 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import corpus, matrix
 from . import reach29_programs as r
 
 FIRST = ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian", "float32")
 SECOND = ("hessian", "hvp")
-assert closure_cells.EXTRA  # (importing it adds the jacobian, hvp and float32 cells)
 
 #: the rows the default run keeps (one or two of each class; `-m slow` runs them all)
 KEPT = {"group_sums_squared_list", "mlp_activations_indexed", "delay_line_echo"}

@@ -62,47 +62,17 @@ with ``continue`` (NUMBA_OPEN below).  Reach (every transformation refuses at th
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 import pytest
 from numeric import central_difference
 
 import srcdiff
 
-from . import closure_cells, corpus, leaves, matrix
+from . import closure_cells, corpus, matrix
 from . import redteam_wave27a_programs as w
+from .vmap_cells import cell_vmap_grad  # noqa: F401  (modules written before wave 36 import it from here)
 
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap_grad")
-
-
-def cell_vmap_grad(ref: matrix.Reference):
-    """``vmap(grad(f))`` over three points near the program's, each row against float64 central
-    differences of f at its own point."""
-    p = ref.p
-    arg = np.float64(ref.arg) if isinstance(ref.arg, float) else ref.arg
-    if not isinstance(arg, (np.ndarray, np.floating)) or np.result_type(arg) != np.float64:
-        return matrix.NA, "no float64 array to map over"
-    points = [np.reshape(ref.x + 0.05 * k * ref.v, np.shape(arg)) for k in range(3)]
-    args = list(copy.deepcopy(p.args))
-    args[p.wrt] = np.stack(points)
-    in_axes = tuple(0 if i == p.wrt else None for i in range(len(p.args)))
-    got = np.asarray(srcdiff.vmap(srcdiff.grad(p.func, wrt=p.wrt), in_axes=in_axes)(*args))
-    if got.shape != args[p.wrt].shape:
-        raise matrix.Wrong(f"vmap(grad): shaped {got.shape}, the batch {args[p.wrt].shape}")
-    for k, point in enumerate(points):
-        at = list(copy.deepcopy(p.args))
-        at[p.wrt] = point if np.ndim(point) else float(point)
-        try:
-            want = matrix.Reference(matrix.Program(p.name, p.func, tuple(at), p.wrt, p.origin)).grad
-        except ValueError:  # no reference at this point (a kink nearby): the others still judge
-            continue
-        if not leaves.agree(np.ravel(got[k]), want):
-            raise matrix.Wrong(f"vmap(grad) row {k}: max error {leaves.max_error(np.ravel(got[k]), want):.3g}")
-    return matrix.OK, "vmap(grad)"
-
-
-matrix.CELLS["vmap_grad"] = cell_vmap_grad
 
 
 def programs():

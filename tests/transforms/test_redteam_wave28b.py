@@ -61,7 +61,6 @@ from numeric import central_difference
 import srcdiff
 
 from . import closure_cells, corpus, matrix
-from . import redteam_wave27b_cells as cells  # noqa: F401  (adds the vmap cell to the matrix)
 from . import redteam_wave28b_bayes as bayes
 from . import redteam_wave28b_programs as programs_module
 from . import redteam_wave28b_sigmoid as sigmoid

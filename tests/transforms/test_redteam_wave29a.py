@@ -116,9 +116,7 @@ from . import closure_cells, corpus, matrix
 from . import redteam_wave29a_loops as lp
 from . import redteam_wave29a_numba_calls as nc
 from . import redteam_wave29a_programs as w
-from .test_redteam_wave27a import cell_vmap_grad
 
-matrix.CELLS["vmap_grad"] = cell_vmap_grad
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap_grad")
 
 

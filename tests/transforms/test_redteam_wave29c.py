@@ -58,7 +58,6 @@ from scipy import special
 import srcdiff
 
 from . import closure_cells, corpus, matrix
-from . import redteam_wave27b_cells as cells  # noqa: F401  (adds the vmap cell to the matrix)
 from . import redteam_wave29c_programs as programs_module
 
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap", "numba")

@@ -106,9 +106,7 @@ from . import closure_cells, corpus, matrix
 from . import redteam_wave30a_findings as fd
 from . import redteam_wave30a_helpers as hp
 from . import redteam_wave30a_programs as w
-from .test_redteam_wave27a import cell_vmap_grad
 
-matrix.CELLS["vmap_grad"] = cell_vmap_grad
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap_grad")
 SECOND_ORDER = ("hessian", "hvp")
 

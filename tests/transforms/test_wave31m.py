@@ -47,11 +47,9 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import corpus, matrix
 from . import wave31m_programs as w
-from .test_redteam_wave27a import cell_vmap_grad  # noqa: F401  (registers the vmap_grad cell)
 
-assert closure_cells.EXTRA  # (importing it registers the jacobian, hvp and float32 cells)
 TRANSFORMS = ("grad", "value_and_grad", "hessian", "hvp", "jvp", "vjp", "jacobian", "numba", "vmap_grad", "float32")
 
 

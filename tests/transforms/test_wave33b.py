@@ -59,9 +59,7 @@ import srcdiff
 
 from . import closure_cells, corpus, matrix
 from . import wave33b_special_points as w
-from .test_redteam_wave27a import cell_vmap_grad  # noqa: F401  (registers the vmap_grad cell)
 
-assert closure_cells.EXTRA  # (importing it registers the jacobian, hvp and float32 cells)
 #: srcdiff.check left out: its sympy reference is NaN at log 0 (wave 32i's open note)
 ALL = (*(t for t in matrix.EVERY if t != "check"), *closure_cells.EXTRA, "vmap_grad")
 KEPT = {"lse_columns_where"}

@@ -60,13 +60,10 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import corpus, matrix
 from . import wave33h_programs as w
-from .test_redteam_wave27a import cell_vmap_grad
 from .test_wave31m import changed_cell
 
-matrix.CELLS["vmap_grad"] = cell_vmap_grad
-assert closure_cells.EXTRA  # (importing it registers the jacobian, hvp and float32 cells)
 TRANSFORMS = ("grad", "value_and_grad", "hessian", "hvp", "jvp", "vjp", "jacobian", "numba", "vmap_grad", "float32")
 NO_NUMBA = tuple(t for t in TRANSFORMS if t != "numba")
 

@@ -47,9 +47,7 @@ import srcdiff
 
 from . import closure_cells, corpus, matrix
 from . import wave33i_programs as w
-from .test_redteam_wave27a import cell_vmap_grad
 
-matrix.CELLS["vmap_grad"] = cell_vmap_grad
 SECOND = ("hessian", "hvp")
 ALL = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", *closure_cells.EXTRA, "vmap_grad")
 

@@ -90,9 +90,7 @@ import srcdiff
 from . import closure_cells, corpus, matrix
 from . import wave34b_findings as fd
 from . import wave34b_programs as w
-from .test_redteam_wave27a import cell_vmap_grad
 
-matrix.CELLS["vmap_grad"] = cell_vmap_grad
 ALL = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", *closure_cells.EXTRA, "vmap_grad")
 
 

@@ -73,9 +73,7 @@ import pytest
 from . import closure_cells, corpus, matrix
 from . import wave34h_findings as fd
 from . import wave34h_programs as w
-from .test_redteam_wave27a import cell_vmap_grad
 
-matrix.CELLS["vmap_grad"] = cell_vmap_grad
 ALL = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", *closure_cells.EXTRA, "vmap_grad")
 
 

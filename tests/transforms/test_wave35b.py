@@ -92,9 +92,7 @@ import srcdiff
 from . import closure_cells, corpus, matrix
 from . import wave35b_findings as fd
 from . import wave35b_programs as w
-from .test_redteam_wave27a import cell_vmap_grad
 
-matrix.CELLS["vmap_grad"] = cell_vmap_grad
 ALL = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", *closure_cells.EXTRA, "vmap_grad")
 FIRST = ("grad", "value_and_grad", "jvp", "vjp", "jacobian", "vmap_grad")
 

@@ -80,7 +80,6 @@ the difference is within that run's noise: import numba 0.175 -> 0.187 s).
 
 from __future__ import annotations
 
-import copy
 import importlib.util
 
 import numpy as np
@@ -88,25 +87,13 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import corpus, matrix
 from . import wave35e_data as data
 from . import wave35e_programs as w
 
 pytest.importorskip("numba")
 
 
-def cell_numba_value_and_grad(ref: matrix.Reference):
-    value, got = srcdiff.value_and_grad(ref.p.func, wrt=ref.p.wrt, jit="numba")(*copy.deepcopy(ref.p.args))
-    matrix._value(ref, value)
-    matrix.first_order(ref, got)
-
-
-def cell_numba_float32(ref: matrix.Reference):
-    """jit="numba" of the program with its float64 arrays made float32 (closure_cells.cell_float32's check)."""
-    return closure_cells.cell_float32(ref, jit="numba")
-
-
-matrix.CELLS.update(numba_value_and_grad=cell_numba_value_and_grad, numba_float32=cell_numba_float32)
 NUMBA = ("numba", "numba_value_and_grad", "numba_float32")
 FIRST = ("grad", "value_and_grad", "float32")
 

@@ -73,9 +73,6 @@ import srcdiff
 
 from . import closure_cells, corpus, matrix, speed_checks
 from . import wave35h_programs as w
-from .test_redteam_wave27a import cell_vmap_grad  # noqa: F401  (registers the vmap_grad cell)
-
-assert closure_cells.EXTRA  # (importing it registers the jacobian, hvp and float32 cells)
 
 TRANSFORMS = matrix.TRANSFORMS + closure_cells.EXTRA + ("vmap_grad",)
 

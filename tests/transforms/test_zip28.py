@@ -31,7 +31,7 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import corpus, matrix
 from . import zip28_programs as z
 from .test_reach28 import FIRST, SECOND, _assert_right, _name
 
@@ -40,7 +40,6 @@ KEPT = {"pairs_shorter", "dicts_shorter", "layers_rows_shorter_X", "layers_rows_
         "pair_named", "pair_indexed_float32", "whole_named", "generator_named_ys",
         "nested_in_a_for_statement", "module_helper_in_a_generator",
         "kept_in_the_loop"}
-assert closure_cells.EXTRA  # (importing it adds the jacobian, hvp and float32 cells)
 
 
 def programs(rows=z.SHORTER + z.SAME_LENGTH + z.NAMED + z.GENERATOR_CALLS + z.AFTER_THE_LOOP):
