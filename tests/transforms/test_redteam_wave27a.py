@@ -125,11 +125,6 @@ def test_numba_agrees_or_refuses_at_the_line(program):
     matrix.assert_numba_agrees_or_refuses(program)
 
 
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
-
-
 def _first_kept(rows, kept=2):
     """The table's programs, all but the first `kept` left to the slow set."""
     table = corpus.from_table(rows, "w27a", "test_redteam_wave27a", 27)

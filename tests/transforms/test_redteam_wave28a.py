@@ -78,7 +78,7 @@ from numeric import central_difference
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import redteam_wave28a_programs as w
 
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap_grad")
@@ -90,7 +90,6 @@ def programs():
 
 def _name(p):
     return p.name.partition(":")[2]
-
 
 
 #: the rows the default run keeps (one of each kind of program; the finding's own tests are below)
@@ -105,30 +104,11 @@ REFUSED = {"hilbert_envelope_fft"}
 NUMBA_REFUSED: set = set()
 
 
-def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
+TABLE = table_tests.Table(programs, kept=KEPT, refused=REFUSED, numba_refused=NUMBA_REFUSED)
+test_first_order = TABLE.first_order(or_na=False)
+test_every_transformation = TABLE.every_transformation(ALL)
+test_numba = TABLE.numba()
+test_what_grad_refuses_every_transformation_refuses_at_the_line = TABLE.refused_at_the_line(kept=REFUSED)
 
 
 # ---- 1. a tie's share that is 0 at the tie ----

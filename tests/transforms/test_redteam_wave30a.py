@@ -102,7 +102,7 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import redteam_wave30a_findings as fd
 from . import redteam_wave30a_helpers as hp
 from . import redteam_wave30a_programs as w
@@ -130,31 +130,12 @@ TIED = {"mk_crr_binomial"}
 NUMBA_REFUSED = {"su_frailty_nll"}
 
 
-def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_every_transformation(program):
-    transforms = ALL if _name(program) not in TIED else tuple(t for t in ALL if t not in SECOND_ORDER)
-    matrix.assert_ok_or_na(program, transforms)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
+TABLE = table_tests.Table(programs, kept=KEPT, refused=REFUSED, numba_refused=NUMBA_REFUSED)
+test_first_order = TABLE.first_order(or_na=False)
+test_every_transformation = TABLE.every_transformation(
+    lambda p: ALL if _name(p) not in TIED else tuple(t for t in ALL if t not in SECOND_ORDER))
+test_numba = TABLE.numba()
+test_what_grad_refuses_every_transformation_refuses_at_the_line = TABLE.refused_at_the_line(kept=REFUSED)
 
 
 # ---- the findings' variants ----

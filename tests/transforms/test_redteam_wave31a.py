@@ -94,7 +94,7 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import redteam_wave31a_findings as fd
 from . import redteam_wave31a_programs as w
 
@@ -122,39 +122,14 @@ TIED = {"rank_squared_hinge"}
 NUMBA_REFUSED: set = set()
 
 
-def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_every_transformation(program):
-    transforms = ALL if _name(program) not in TIED else tuple(t for t in ALL if t not in SECOND_ORDER)
-    matrix.assert_ok_or_na(program, transforms)
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open: NaN second order at a kink of np.maximum(0, z) ** 2")
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in TIED], ids=_name)
-def test_second_order_at_a_kink(program):
-    matrix.assert_ok(program, ("hvp",))
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in
-                                     enumerate(p for p in programs() if _name(p) in REFUSED)], ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
+TABLE = table_tests.Table(programs, kept=KEPT, refused=REFUSED, numba_refused=NUMBA_REFUSED)
+test_first_order = TABLE.first_order()
+test_every_transformation = TABLE.every_transformation(
+    lambda p: ALL if _name(p) not in TIED else tuple(t for t in ALL if t not in SECOND_ORDER))
+test_second_order_at_a_kink = TABLE.still_open(
+    TIED, ("hvp",), "open: NaN second order at a kink of np.maximum(0, z) ** 2")
+test_numba = TABLE.numba()
+test_what_grad_refuses_every_transformation_refuses_at_the_line = TABLE.refused_at_the_line()
 
 
 # ---- the findings' variants ----

@@ -94,7 +94,7 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import wave32h_findings as fd
 from . import wave32h_programs as w
 
@@ -123,36 +123,17 @@ NUMBA_REFUSED: set = set()
 LOG_ZERO = {"nlp_ctc_log_zero"}
 
 
-def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED | LOG_ZERO]
-
-
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) in LOG_ZERO], ids=_name)
 def test_log_zero_in_a_log_space_recursion(program):
     matrix.assert_ok(program, ("grad",))
 
 
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in
-                                     enumerate(p for p in programs() if _name(p) in REFUSED)], ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian", "hvp"))
+TABLE = table_tests.Table(programs, kept=KEPT, refused=REFUSED, apart=LOG_ZERO, numba_refused=NUMBA_REFUSED)
+test_first_order = TABLE.first_order()
+test_every_transformation = TABLE.every_transformation(ALL)
+test_numba = TABLE.numba()
+test_what_grad_refuses_every_transformation_refuses_at_the_line = TABLE.refused_at_the_line(
+    (*table_tests.REFUSED_CELLS, "hvp"))
 
 
 # ---- the findings' variants ----

@@ -79,7 +79,7 @@ from numeric import central_difference
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import wave32k_programs as w
 from .test_wave31m import TRANSFORMS as CHANGED_TRANSFORMS
 from .test_wave31m import census as changed_census
@@ -102,10 +102,6 @@ def programs():
     return corpus.from_table(w.PROGRAMS, "w32k", "wave32k_programs", 32)
 
 
-def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
-
-
 def changed():
     return list(zip(corpus.from_table([r[:4] for r in w.CHANGED], "w32k", "wave32k_programs", 32),
                     [r[4] for r in w.CHANGED]))
@@ -115,16 +111,9 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
-def test_every_transformation(program):
-    """grad, value_and_grad, hessian, hvp, jvp, vjp, jacobian, a tree, float32 and check."""
-    matrix.assert_ok_or_na(program, ALL)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, {p for p in NUMBA_REFUSED if p == _name(program)})
+TABLE = table_tests.Table(programs, refused=REFUSED, numba_refused=NUMBA_REFUSED)
+test_every_transformation = TABLE.every_transformation(ALL, kept=KEPT)
+test_numba = TABLE.numba()
 
 
 def _first_order(f, args, jit=None):
@@ -157,9 +146,8 @@ def _check_ties(name, f, args, central, jit=None):
             np.testing.assert_allclose(value, want, rtol=1e-13, atol=0.0, err_msg=f"{name}: {what} against debug")
 
 
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian", "hvp"))
+test_what_grad_refuses_every_transformation_refuses_at_the_line = TABLE.refused_at_the_line(
+    (*table_tests.REFUSED_CELLS, "hvp"), kept=REFUSED)
 
 
 @pytest.mark.parametrize("row", [corpus.slow_unless(r[0] in TIES_KEPT, r) for r in w.TIES], ids=lambda r: r[0])

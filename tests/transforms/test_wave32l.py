@@ -46,7 +46,7 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import wave32l_programs as w
 
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap_grad")
@@ -64,21 +64,10 @@ def _name(p):
 KEPT = {"biased_gates_W", "prealloc_kept_W"}
 
 
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, set())
+TABLE = table_tests.Table(programs, kept=KEPT)
+test_first_order = TABLE.first_order()
+test_every_transformation = TABLE.every_transformation(ALL)
+test_numba = TABLE.numba()
 
 
 #: rows whose backward sweep joins the products (one concatenation at least) and those it must not

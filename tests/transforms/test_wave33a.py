@@ -71,7 +71,7 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import wave33a_programs as w
 from .test_wave31m import changed_cell
 
@@ -97,26 +97,11 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
-def test_every_transformation(program):
-    """grad, value_and_grad, hessian, hvp, jvp, vjp, jacobian, a tree, float32 and check."""
-    matrix.assert_ok_or_na(program, ALL)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(False, p) for p in programs() if _name(p) in REFUSED],
-                         ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian", "hvp"))
+TABLE = table_tests.Table(programs, refused=REFUSED, numba_refused=NUMBA_REFUSED)
+test_every_transformation = TABLE.every_transformation(ALL, kept=KEPT)
+test_numba = TABLE.numba()
+test_what_grad_refuses_every_transformation_refuses_at_the_line = TABLE.refused_at_the_line(
+    (*table_tests.REFUSED_CELLS, "hvp"), kept=())
 
 
 def _changes():

@@ -86,7 +86,7 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import wave33g_findings as fd
 from . import wave33g_programs as w
 
@@ -109,30 +109,10 @@ REFUSED: set = set()  # (ode_arrhenius, a dict keyed by floats built in the func
 NUMBA_REFUSED = {"hyd_nash_cascade", "ode_arrhenius"}  # (ode_arrhenius: a dict read at a loop's float)
 
 
-def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
+TABLE = table_tests.Table(programs, kept=KEPT, refused=REFUSED, numba_refused=NUMBA_REFUSED)
+test_first_order = TABLE.first_order()
+test_every_transformation = TABLE.every_transformation(ALL)
+test_numba = TABLE.numba()
 
 
 # ---- the findings' variants: module lists and tuples of configuration dicts ----

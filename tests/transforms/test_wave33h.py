@@ -60,7 +60,7 @@ import pytest
 
 import srcdiff
 
-from . import corpus, matrix
+from . import corpus, matrix, table_tests
 from . import wave33h_programs as w
 from .test_wave31m import changed_cell
 
@@ -130,21 +130,10 @@ def test_changed_after_a_first_call(pair):
 FIRST = {"hinge_condition_before_rebinding", "blocks_overlapping", "module_holds_a_raising_getattr"}
 
 
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in FIRST, p) for p in programs()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, NO_NUMBA)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, set())
+TABLE = table_tests.Table(programs, kept=FIRST)
+test_first_order = TABLE.first_order()
+test_every_transformation = TABLE.every_transformation(NO_NUMBA)
+test_numba = TABLE.numba()
 
 
 @pytest.mark.parametrize("n", [0, -2])

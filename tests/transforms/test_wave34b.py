@@ -87,7 +87,7 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import wave34b_findings as fd
 from . import wave34b_programs as w
 
@@ -113,19 +113,9 @@ NUMBA_REFUSED: set = set()
 SECOND_ORDER_CLOSED = {"gfx_skinning"}
 
 
-def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
+TABLE = table_tests.Table(programs, kept=KEPT, refused=REFUSED, numba_refused=NUMBA_REFUSED)
+test_first_order = TABLE.first_order()
+test_every_transformation = TABLE.every_transformation(ALL)
 
 
 @pytest.mark.slow
@@ -136,16 +126,9 @@ def test_skinning_hessian(program):
     matrix.assert_ok(program, ("hessian", "hvp"))
 
 
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "or_soft_shortest_path", p)
-                                     for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
+test_numba = TABLE.numba()
+test_what_grad_refuses_every_transformation_refuses_at_the_line = TABLE.refused_at_the_line(
+    kept={"or_soft_shortest_path"})
 
 
 @pytest.mark.slow

@@ -63,7 +63,7 @@ from numeric import central_difference
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import wave34c_programs as w
 
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap_grad")
@@ -82,21 +82,10 @@ def _name(p):
 KEPT = {"width_one_broadcast_b", "mgu_bias_b", "negative_width_b"}
 
 
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, set())
+TABLE = table_tests.Table(programs, kept=KEPT)
+test_first_order = TABLE.first_order()
+test_every_transformation = TABLE.every_transformation(ALL)
+test_numba = TABLE.numba()
 
 
 def _program(name):

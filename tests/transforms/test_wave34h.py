@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import pytest
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import wave34h_findings as fd
 from . import wave34h_programs as w
 
@@ -100,25 +100,10 @@ REFUSED: set = set()
 NUMBA_REFUSED = {"convolve_modes", "convolve_modes_kernel", "median_loss", "triangles_trace", "poly1d_eval"}
 
 
-def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok_or_na(program, ("grad", "vjp") if _name(program) in KEPT else matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
+TABLE = table_tests.Table(programs, kept=KEPT, refused=REFUSED, numba_refused=NUMBA_REFUSED)
+test_first_order = TABLE.first_order(lambda p: ("grad", "vjp") if _name(p) in KEPT else matrix.FIRST_ORDER)
+test_every_transformation = TABLE.every_transformation(ALL)
+test_numba = TABLE.numba()
 
 
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT_FINDINGS, p) for p in findings()],

@@ -89,7 +89,7 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import wave35b_findings as fd
 from . import wave35b_programs as w
 
@@ -114,38 +114,14 @@ NUMBA_REFUSED = {"rob_ekf_arctan2", "fin_bootstrap_curve"}
 OPEN: dict = {}  # (fin_cvar_sort and pow_state_estimation closed by wave 35j)
 
 
-def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, tuple(t for t in ALL if t not in OPEN.get(_name(program), ())))
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", accepted(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "rob_quat_class", p)
-                                     for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
-
-
-@pytest.mark.xfail(strict=True, reason="open: refused at the user's line (see the module docstring)")
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "hyd_bucket_spill", p)
-                                     for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_what_grad_refuses(program):
-    matrix.assert_ok(program, ("grad",))
+TABLE = table_tests.Table(programs, kept=KEPT, refused=REFUSED, numba_refused=NUMBA_REFUSED)
+test_first_order = TABLE.first_order()
+test_every_transformation = TABLE.every_transformation(
+    lambda p: tuple(t for t in ALL if t not in OPEN.get(_name(p), ())))
+test_numba = TABLE.numba()
+test_what_grad_refuses_every_transformation_refuses_at_the_line = TABLE.refused_at_the_line(kept={"rob_quat_class"})
+test_what_grad_refuses = TABLE.still_open(
+    REFUSED, ("grad",), "open: refused at the user's line (see the module docstring)", kept={"hyd_bucket_spill"})
 
 
 def findings(table):

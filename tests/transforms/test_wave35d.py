@@ -76,7 +76,7 @@ from numeric import central_difference
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import closure_cells, corpus, matrix, table_tests
 from . import wave35d_programs as w
 
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap_grad")
@@ -94,27 +94,14 @@ def _name(p):
 #: nothing runs); test_one_product_per_left_operand_and_matrix runs a rebound left operand
 KEPT = {"product_slices_W", "split_cell_one_W"}
 
-
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
-def test_first_order(program):
-    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_every_transformation(program):
-    matrix.assert_ok_or_na(program, ALL)
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
 #: refused by jit="numba" at the user's line once the wave's branches met ("`h` is a number on one path
 #: and an array on another": np.hsplit's pieces' adjoints seeded by a number); open, to make compile
 NUMBA_REFUSED = {"hsplit_cell_W", "hsplit_cell_one_W"}
+
+TABLE = table_tests.Table(programs, kept=KEPT, numba_refused=NUMBA_REFUSED)
+test_first_order = TABLE.first_order()
+test_every_transformation = TABLE.every_transformation(ALL)
+test_numba = TABLE.numba()
 
 
 def _program(name):
