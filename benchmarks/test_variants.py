@@ -36,3 +36,13 @@ def test_srcdiff_matches_hand(name):
     value, got = srcdiff.value_and_grad(f, wrt=wrt)(*args)
     assert np.isclose(value, f(*args), rtol=1e-13)
     assert variants.rel_err(got, want) < 1e-12
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if hasattr(vp, _variant(n).func + "_value_and_grad")])
+def test_hand_value_and_gradient_matches(name):
+    v = _variant(name)
+    args = v.args(small=True)
+    f, hand = getattr(vp, v.func), getattr(vp, v.func + "_grad")
+    value, grad = getattr(vp, v.func + "_value_and_grad")(*args)
+    assert np.isclose(value, f(*args), rtol=1e-13)
+    assert variants.rel_err(grad, hand(*args)) < 1e-12
