@@ -364,7 +364,8 @@ VARIANTS = [
     Variant("interval_sq_hinge_1e4x30", "interval_sq_hinge", (0,), _arguments(v35.residual_args, extra=(1.5,)),
             {"n": 9, "d": 4}),
     # wave 36's held-out piecewise losses, written before its speed work (benchmarks/variants36_piecewise.py)
-    Variant("tukey_where_1e4x30", "tukey_where", (0,), _arguments(v36.residual_args, extra=(6.0,)), {"n": 9, "d": 4}),
+    Variant("tukey_scaled_where_1e4x30", "tukey_scaled_where", (0,), _arguments(v36.residual_args, extra=(6.0,)),
+            {"n": 9, "d": 4}),
     Variant("logcosh_clipped_1e4x30", "logcosh_clipped", (0,), _arguments(v36.residual_args, extra=(4.0,)),
             {"n": 9, "d": 4}),
     Variant("cauchy_mask_1e4x30", "cauchy_mask", (0,), _arguments(v36.residual_args, extra=(3.0, 1.0)),

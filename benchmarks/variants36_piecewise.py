@@ -1,8 +1,8 @@
 """Held-out piecewise losses of wave 36 (issue 26), written before its speed work and never tuned on:
-Tukey's biweight with np.where, log-cosh of a clipped residual, Cauchy's loss past a threshold mask, the
-squared hinge of labels in {-1, 1}, a pinball loss of two quantiles and the truncated L1 loss
-``np.minimum(|r|, c)``.  variants.py registers them; tests/transforms/wave36c_programs.py checks them
-small and at their kinks.
+Tukey's biweight with np.where (c^2/6 on each branch, a mean), log-cosh of a clipped residual, Cauchy's
+loss past a threshold mask, the squared hinge of labels in {-1, 1}, a pinball loss of two quantiles and
+the truncated L1 loss ``np.minimum(|r|, c)``.  variants.py registers them; tests/transforms/
+wave36c_programs.py checks them small and at their kinks.
 
 Each program has its hand-written gradient, ``NAME_grad``, and its hand-written value and gradient,
 ``NAME_value_and_grad`` (what a careful hand writes when it needs both: one pass over the residual).
@@ -11,20 +11,20 @@ Each program has its hand-written gradient, ``NAME_grad``, and its hand-written 
 import numpy as np
 
 
-def tukey_where(w, X, y, c):
-    """Tukey's biweight: c^2/6 (1 - (1 - (r/c)^2)^3) inside |r| <= c, c^2/6 outside, by np.where."""
+def tukey_scaled_where(w, X, y, c):
+    """Tukey's biweight by np.where, c^2/6 on each branch: c^2/6 (1 - (1 - (r/c)^2)^3) inside |r| <= c."""
     r = X @ w - y
     u = 1.0 - (r / c) ** 2
     return np.mean(np.where(np.abs(r) <= c, c * c / 6.0 * (1.0 - u ** 3), c * c / 6.0))
 
 
-def tukey_where_grad(w, X, y, c):
+def tukey_scaled_where_grad(w, X, y, c):
     r = X @ w - y
     u = 1.0 - (r / c) ** 2
     return X.T @ np.where(np.abs(r) <= c, r * u * u, 0.0) / len(y)
 
 
-def tukey_where_value_and_grad(w, X, y, c):
+def tukey_scaled_where_value_and_grad(w, X, y, c):
     r = X @ w - y
     inside = np.abs(r) <= c
     u = 1.0 - (r / c) ** 2

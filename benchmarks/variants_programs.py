@@ -393,4 +393,4 @@ from variants36_piecewise import (  # noqa: E402, F401, I001
     cauchy_mask, cauchy_mask_grad, cauchy_mask_value_and_grad, logcosh_clipped, logcosh_clipped_grad,
     logcosh_clipped_value_and_grad, pinball_two, pinball_two_grad, pinball_two_value_and_grad, sq_hinge_labels,
     sq_hinge_labels_grad, sq_hinge_labels_value_and_grad, truncated_l1, truncated_l1_grad,
-    truncated_l1_value_and_grad, tukey_where, tukey_where_grad, tukey_where_value_and_grad)
+    truncated_l1_value_and_grad, tukey_scaled_where, tukey_scaled_where_grad, tukey_scaled_where_value_and_grad)
