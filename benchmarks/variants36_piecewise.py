@@ -28,8 +28,9 @@ def tukey_scaled_where_value_and_grad(w, X, y, c):
     r = X @ w - y
     inside = np.abs(r) <= c
     u = 1.0 - (r / c) ** 2
-    value = np.mean(np.where(inside, c * c / 6.0 * (1.0 - u ** 3), c * c / 6.0))
-    return value, X.T @ np.where(inside, r * u * u, 0.0) / len(y)
+    uu = np.where(inside, u * u, 0.0)
+    value = c * c / 6.0 * (1.0 - np.mean(uu * u))
+    return value, X.T @ (r * uu) / len(y)
 
 
 def logcosh_clipped(w, X, y, c):

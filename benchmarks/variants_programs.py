@@ -394,3 +394,7 @@ from variants36_piecewise import (  # noqa: E402, F401, I001
     logcosh_clipped_value_and_grad, pinball_two, pinball_two_grad, pinball_two_value_and_grad, sq_hinge_labels,
     sq_hinge_labels_grad, sq_hinge_labels_value_and_grad, truncated_l1, truncated_l1_grad,
     truncated_l1_value_and_grad, tukey_scaled_where, tukey_scaled_where_grad, tukey_scaled_where_value_and_grad)
+# hand-written values and gradients of piecewise rows tuned on by wave 36c (value_and_grad against them)
+from variants33_piecewise import huber_bool_mask_value_and_grad, smooth_hinge_value_and_grad  # noqa: E402, F401, I001
+from variants35_piecewise import (  # noqa: E402, F401, I001
+    eps_two_hinges_value_and_grad, interval_sq_hinge_value_and_grad, quantile_huber_value_and_grad)

@@ -24,11 +24,12 @@ KEPT_FLOAT32 = {"pinball_two"}
 
 #: rows at kinks: central differences of step h straddle them (the matrix's tolerance), not within 1e-8
 AT_KINKS = {"eps_two_hinges_ties", "quantile_huber_ties", "pinball_two_ties", "three_steps_ties",
-            "truncated_l1_ties"}
+            "truncated_l1_ties", "pinball_where_sum_ties"}
 
 #: rows at points where the loss has no derivative (a jump of the gradient: one-sided differences disagree,
 #: the matrix has no reference); test_optimised_equals_debug and test_at_ties_* hold them to the code as it was
-NO_DERIVATIVE = {"eps_two_hinges_ties", "pinball_two_ties", "three_steps_ties", "truncated_l1_ties"}
+NO_DERIVATIVE = {"eps_two_hinges_ties", "pinball_two_ties", "three_steps_ties", "truncated_l1_ties",
+                 "pinball_where_sum_ties"}
 
 
 def programs():
@@ -90,6 +91,22 @@ def test_gradients_of_pieces_are_selections(f, extra, written):
     assert written in src, src
 
 
+def _value_source(f, *args):
+    g = srcdiff.value_and_grad(f)
+    g(*args)
+    return "\n".join(line for line in g.source.splitlines() if not line.strip().startswith("#"))
+
+
+def test_a_value_piecewise_linear_is_one_selection():
+    """value_and_grad's loss, a mean of lines of the residual (two quantiles' pinball), is one selection of
+    the slopes times r (a dot product, the mean's size read from the name r); a value no cheaper so (the
+    truncated L1's np.minimum of |r|) is kept as written."""
+    src = _value_source(w.v36.pinball_two, *_residuals(), 0.1, 0.9)
+    assert "pinball_two = np.where(r < 0.0, -2.0 + hi + lo, hi + lo) @ r / r.size" in src, src
+    src = _value_source(w.v36.truncated_l1, *_residuals(), 0.8)
+    assert "np.sum(np.minimum(t2, c))" in src and "np.clip" not in src, src
+
+
 def test_lines_times_an_array_are_kept():
     """Pieces that are lines of the margin times the labels (the smoothed hinge): a chain would cost as
     many passes as the code as it was, which is kept; a tie's share alone (np.maximum's at 0) likewise."""
@@ -110,6 +127,7 @@ def test_a_parameter_named_like_a_dtype_is_a_number():
     (w.v35.eps_two_hinges, (0.75,)), (w.v35.eps_two_hinges, (-0.75,)), (w.v35.eps_two_hinges, (0.0,)),
     (w.v35.eps_two_hinges, (np.inf,)), (w.v35.quantile_huber, (0.3, 0.75)), (w.v35.quantile_huber, (0.3, -0.75)),
     (w.v35.quantile_huber, (0.3, 0.0)), (w.v36.pinball_two, (0.1, 0.9)), (w.v36.pinball_two, (0.9, 0.1)),
+    (w.pinball_where_sum, (0.3,)),
     (w.three_steps, (0.75,)), (w.three_steps, (-0.75,)), (w.three_steps, (0.0,)), (w.v36.truncated_l1, (0.75,))])
 def test_at_ties_and_with_bounds_out_of_order(f, extra):
     """Residuals exactly at ±0.75, ±0.5 and ±0 (X of integers, w of few binary digits), thresholds in the

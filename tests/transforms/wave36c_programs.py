@@ -5,8 +5,9 @@ at small sizes, the rows its rewrites were tuned on, and the shapes the rewrites
   the squared hinge of ±1 labels, a pinball loss of two quantiles, the truncated L1 loss;
 * TUNED ON: SVR's loss as two hinges (a gradient that jumps), a quantile Huber (a weight that jumps at 0
   times a clip), the interval squared hinge (a parameter named ``half``), the smoothed hinge of labels;
-* SHAPES: a gradient of three constant pieces, a parameter named ``single`` beside Huber, bounds in the
-  wrong order (the order the rewrite assumes fails where it runs: the code as it was).
+* SHAPES: a gradient of three constant pieces, a parameter named ``single`` beside Huber, a pinball loss
+  by np.where summed (its value a selection of slopes times r), bounds in the wrong order (the order the
+  rewrite assumes fails where it runs: the code as it was).
 """
 
 import sys
@@ -31,6 +32,12 @@ def huber_single(w, X, y, single):
     r = X @ w - y
     a = np.abs(r)
     return np.mean(np.where(a <= single, 0.5 * r * r, single * (a - 0.5 * single)))
+
+
+def pinball_where_sum(w, X, y, tau):
+    """A pinball loss by np.where of two lines, summed: its value one selection of slopes times r."""
+    r = y - X @ w
+    return np.sum(np.where(r >= 0.0, tau * r, (tau - 1.0) * r))
 
 
 # ---- arguments ----
@@ -70,6 +77,7 @@ PROGRAMS = [
     ("smooth_hinge", v33.smooth_hinge, residual(signs=True, extra=(0.01,)), 0),
     ("three_steps", three_steps, residual(extra=(0.7,)), 0),
     ("huber_single", huber_single, residual(extra=(0.8,)), 0),
+    ("pinball_where_sum", pinball_where_sum, residual(extra=(0.3,)), 0),
     ("eps_two_hinges_reversed", v35.eps_two_hinges, residual(extra=(-0.6,)), 0),
     ("quantile_huber_reversed", v35.quantile_huber, residual(extra=(0.3, -0.8)), 0),
     # at ties: residuals exactly on the kinks (±c) and at 0
@@ -77,5 +85,6 @@ PROGRAMS = [
     ("quantile_huber_ties", v35.quantile_huber, residual_ties((0.3, 0.75), (0.75,)), 0),
     ("pinball_two_ties", v36.pinball_two, residual_ties((0.1, 0.9), (0.5,)), 0),
     ("three_steps_ties", three_steps, residual_ties((0.75,), (0.75,)), 0),
+    ("pinball_where_sum_ties", pinball_where_sum, residual_ties((0.3,), (0.5,)), 0),
     ("truncated_l1_ties", v36.truncated_l1, residual_ties((0.75,), (0.75,)), 0),
 ]

@@ -17,6 +17,14 @@ give another value than the line, ``not any_equal(r, t)`` joins the test (the co
 Within a piece the rewrite computes the same real number rounded otherwise (``k * d`` where ``k * r -
 k * (r - d)`` cancelled): the rule of docs/how-it-works.md, "Rewrites that round differently"; where
 `r` is inf or NaN the loss is not finite either.  NumPy code only (not read back, not numba), float64.
+
+Where the pieces are no clip (piece_lines.py writes each): a weight that jumps at an inner threshold times
+a clip of the outer ones (a quantile Huber), else a chain of selections of the pieces' lines (SVR's two
+hinges: -1 / n, 0, 1 / n), each comparison the one that gives its tie the value the code gave there.  The
+operand may read other arrays the pieces are multiplied by (never compared: a mean's ones broadcast to
+the residual's shape), and the array it reads may be a mask read only as a condition (``np.where(m, P1,
+P0)``: a pinball loss of two quantiles).  These two are written only where they cost fewer passes over
+the arrays than the code as it was (a tie's half share counted as its rare case, tie_shares.py).
 """
 
 from __future__ import annotations
@@ -59,14 +67,14 @@ def clip_cases(func: ast.FunctionDef, is_scalar: Callable[[str], bool]) -> bool:
         if not backward:
             forward.update(n.id for n in nodes(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
         for node in nodes(stmt) if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Return, ast.Expr)) else ():
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-                for side in ("left", "right"):
-                    if _spelled(getattr(node, side), forward, is_scalar):
-                        continue
-                    made = _clipped(getattr(node, side), current, stores, before, is_scalar)
-                    if made is not None:
-                        setattr(node, side, made)
-                        changed = True
+            for holder, field in _operands(node):
+                operand = holder[field] if isinstance(holder, list) else getattr(holder, field)
+                if _spelled(operand, forward, is_scalar):
+                    continue
+                made = _clipped(operand, current, stores, before, is_scalar)
+                if made is not None:
+                    holder.__setitem__(field, made) if isinstance(holder, list) else setattr(holder, field, made)
+                    changed = True
         name = assigned_name(stmt)
         if name is None or not isinstance(stmt, ast.Assign):
             for written in (n.id for n in nodes(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)):
@@ -79,6 +87,19 @@ def clip_cases(func: ast.FunctionDef, is_scalar: Callable[[str], bool]) -> bool:
         if stores[name] == 1:
             before.add(name)
     return changed
+
+
+def _operands(node: ast.AST) -> list[tuple]:
+    """Where `node` reads an operand the pass may write again: each side of ``@``, and what a full sum or
+    mean reduces (``np.sum(E)``, ``E.mean()``: a loss's value, each element the same real number)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        return [(node, "left"), (node, "right")]
+    if isinstance(node, ast.Call) and not node.keywords and np_call(node) in ("sum", "mean") and len(node.args) == 1:
+        return [(node.args, 0)]
+    if isinstance(node, ast.Call) and not node.keywords and not node.args and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in ("sum", "mean") and np_call(node) is None:
+        return [(node.func, "value")]
+    return []
 
 
 def _spelled(operand: ast.expr, forward: set[str], is_scalar: Callable[[str], bool]) -> bool:
@@ -148,14 +169,13 @@ def _proved(value: ast.expr, atom: str, mask: bool, arrays: set, is_scalar) -> a
         if factors and any(p.get(atom) for p in pieces):
             return None  # (lines of `atom` times arrays: as many passes as the code as it was)
         pieces, shared = shared_arrays(pieces, is_scalar)
-        clip = None if mask or factors else as_clip(atom, breaks, pieces, is_scalar) \
-            or as_weighted_clip(atom, breaks, pieces, is_scalar)
+        clip = None if mask or factors else as_clip(atom, breaks, pieces, is_scalar)
         made, ties = clip or (_selected(atom, pieces, is_scalar), []) if mask or clip \
-            else as_selections(atom, breaks, pieces, is_scalar)
+            else as_weighted_clip(atom, breaks, pieces, is_scalar) or as_selections(atom, breaks, pieces, is_scalar)
         for name in shared:
             made = ast.BinOp(made, ast.Mult(), ast.Name(name, ast.Load()))
         if clip is None and len(_passes(made, is_scalar)) + len(ties) >= len(_passes(value, is_scalar)):
-            return None  # (selections no cheaper than the code as it was: a tie's share is its rare case there)
+            return None  # (no cheaper than the code as it was: a tie's share is its rare case there)
         read = {n.id for n in ast.walk(made) if isinstance(n, ast.Name)}
         if ast.unparse(made) == ast.unparse(value) or not arrays <= read:
             return None  # (the user's own clip: nothing to fold; or an array's shape the pieces lost)

@@ -90,6 +90,9 @@ def as_selections(atom: str, breaks: list[Form], pieces: list, is_scalar: Callab
     neighbouring line's value there): at each threshold ``<`` where the tie has the line above's value,
     ``<=`` where it has the line below's."""
     count = len(breaks)
+    if all(p.get(atom) and not p.get("1") for p in pieces):  # (slopes alone: a chain of numbers times r)
+        made, ties = as_selections(atom, breaks, [{"1": p[atom]} for p in pieces], is_scalar)
+        return ast.BinOp(made, ast.Mult(), ast.Name(atom, ast.Load())), ties
     made = line(pieces[2 * count], atom, is_scalar)
     ties = []
     for i in reversed(range(count)):
