@@ -98,6 +98,8 @@ def as_selections(atom: str, breaks: list[Form], pieces: list, is_scalar: Callab
     for i in reversed(range(count)):
         point, tie = breaks[i], at(pieces[2 * i + 1], atom, breaks[i])
         below, above = at(pieces[2 * i], atom, point), at(pieces[2 * i + 2], atom, point)
+        if clean(pieces[2 * i]) == clean(pieces[2 * i + 2]) and tie == below:
+            continue  # (one line through the threshold and at it: nothing to select there)
         op: ast.cmpop = ast.Lt() if tie == above else ast.LtE()
         if tie not in (below, above):
             ties.append(point)
