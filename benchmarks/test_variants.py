@@ -46,3 +46,14 @@ def test_hand_value_and_gradient_matches(name):
     value, grad = getattr(vp, v.func + "_value_and_grad")(*args)
     assert np.isclose(value, f(*args), rtol=1e-13)
     assert variants.rel_err(grad, hand(*args)) < 1e-12
+
+
+def test_no_program_name_is_imported_twice():
+    """variants_programs.py gathers the programs by name from many modules: a name two modules define
+    (wave 36's first draft had its own ``tukey_where``) would silently time the later one under both rows."""
+    import ast
+    from pathlib import Path
+    tree = ast.parse(Path(vp.__file__).read_text())
+    names = [a.asname or a.name for node in tree.body if isinstance(node, ast.ImportFrom) for a in node.names]
+    names += [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
+    assert not {n for n in names if names.count(n) > 1}
