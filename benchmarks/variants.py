@@ -8,8 +8,9 @@ none tuned on, each timed against its careful hand-written NumPy gradient.
     python benchmarks/variants.py --peers-path DIR   # a site-packages holding JAX: a jax.jit column
 
 Columns (medians over interleaved rounds of the ratios within a round, pinned to one core
-like run.py): grad/hand, value_and_grad/hand, hessian/grad (where the parameters number at
-most 50), jit="numba"/hand and jit="numba"/jax.jit.
+like run.py): grad/hand, value_and_grad/hand, value_and_grad against a hand-written value and
+gradient (where the program has one, ``NAME_value_and_grad``), hessian/grad (where the parameters
+number at most 50), jit="numba"/hand and jit="numba"/jax.jit.
 """
 
 # isort: off
@@ -49,6 +50,7 @@ import variants34_piecewise as v34
 import variants34e_sums as v34e
 import variants35_gates as v35g
 import variants35_piecewise as v35
+import variants36_piecewise as v36
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -361,6 +363,19 @@ VARIANTS = [
             {"n": 9, "d": 4}),
     Variant("interval_sq_hinge_1e4x30", "interval_sq_hinge", (0,), _arguments(v35.residual_args, extra=(1.5,)),
             {"n": 9, "d": 4}),
+    # wave 36's held-out piecewise losses, written before its speed work (benchmarks/variants36_piecewise.py)
+    Variant("tukey_scaled_where_1e4x30", "tukey_scaled_where", (0,), _arguments(v36.residual_args, extra=(6.0,)),
+            {"n": 9, "d": 4}),
+    Variant("logcosh_clipped_1e4x30", "logcosh_clipped", (0,), _arguments(v36.residual_args, extra=(4.0,)),
+            {"n": 9, "d": 4}),
+    Variant("cauchy_mask_1e4x30", "cauchy_mask", (0,), _arguments(v36.residual_args, extra=(3.0, 1.0)),
+            {"n": 9, "d": 4}),
+    Variant("sq_hinge_labels_1e4x30", "sq_hinge_labels", (0,), _arguments(v36.residual_args, signs=True,
+            extra=(0.01,)), {"n": 9, "d": 4}),
+    Variant("pinball_two_1e4x30", "pinball_two", (0,), _arguments(v36.residual_args, extra=(0.1, 0.9)),
+            {"n": 9, "d": 4}),
+    Variant("truncated_l1_1e4x30", "truncated_l1", (0,), _arguments(v36.residual_args, extra=(5.0,)),
+            {"n": 9, "d": 4}),
     # full sums beside tanh / sqrt chains, held out from wave 34e's numba work (benchmarks/variants34e_sums.py)
     Variant("logcosh_bias_1e4x100", "logcosh_bias", (0, 1), v34e.sums_args, {"n": 9, "d": 4}),
     Variant("tanh_output_mse_1e4x100", "tanh_output_mse", (0, 1), v34e.sums_args, {"n": 9, "d": 4}),
@@ -504,6 +519,11 @@ def measure(v, rounds, target, use_numba, jax):
     vg = srcdiff.value_and_grad(f, wrt=single(v.wrt))
     calls["vg"] = lambda: vg(*args)
     errors = [rel_err(g(*args), want), rel_err(vg(*args)[1], want)]
+    hand_vg = getattr(vp, v.func + "_value_and_grad", None)  # (a hand-written value and gradient, where written)
+    if hand_vg is not None:
+        calls["hand_vg"] = lambda: hand_vg(*args)
+        errors.append(rel_err(hand_vg(*args)[1], want))
+        errors.append(abs(vg(*args)[0] - hand_vg(*args)[0]) / max(abs(hand_vg(*args)[0]), 1e-300))
     if parameter_count(args, v.wrt) <= 50:
         try:
             h = srcdiff.hessian(f, wrt=single(v.wrt))
@@ -528,15 +548,15 @@ def measure(v, rounds, target, use_numba, jax):
             calls.pop("jax", None)
             notes.append(f"jax: {type(exc).__name__}")
     t = timed(calls, rounds, target)
-    return {"grad": ratio(t, "grad", "hand"), "vg": ratio(t, "vg", "hand"),
+    return {"grad": ratio(t, "grad", "hand"), "vg": ratio(t, "vg", "hand"), "vg_hand": ratio(t, "vg", "hand_vg"),
             "hessian": ratio(t, "hessian", "grad"), "numba": ratio(t, "numba", "hand"),
             "numba_jax": ratio(t, "numba", "jax"), "jax": ratio(t, "jax", "hand"),
             "hand": statistics.median(t["hand"]), "err": max(errors), "note": "; ".join(notes)}
 
 
-COLUMNS = ("grad/hand", "value_and_grad/hand", "hessian/grad", "numba/hand", "numba/jax-jit",
-           "jax-jit/hand")
-KEYS = ("grad", "vg", "hessian", "numba", "numba_jax", "jax")
+COLUMNS = ("grad/hand", "value_and_grad/hand", "value_and_grad/hand value_and_grad", "hessian/grad", "numba/hand",
+           "numba/jax-jit", "jax-jit/hand")
+KEYS = ("grad", "vg", "vg_hand", "hessian", "numba", "numba_jax", "jax")
 
 
 def fmt(x):

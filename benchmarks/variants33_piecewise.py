@@ -43,6 +43,13 @@ def huber_bool_mask_grad(w, X, y, d):
     return X.T @ np.clip(X @ w - y, -d, d) / len(y)
 
 
+def huber_bool_mask_value_and_grad(w, X, y, d):
+    r = X @ w - y
+    a = np.abs(r)
+    m = np.minimum(a, d)
+    return np.mean(m * (a - 0.5 * m)), X.T @ np.clip(r, -d, d) / len(y)
+
+
 def huber_where_chain(w, X, y, d):
     """Huber's loss by a chain of two np.where, the three pieces spelled out."""
     r = X @ w - y
@@ -86,6 +93,13 @@ def smooth_hinge(w, X, y, lam):
 def smooth_hinge_grad(w, X, y, lam):
     m = y * (X @ w)
     return -(X.T @ (y * np.clip(1.0 - m, 0.0, 1.0))) / len(y) + 2.0 * lam * w
+
+
+def smooth_hinge_value_and_grad(w, X, y, lam):
+    m = y * (X @ w)
+    c = np.clip(1.0 - m, 0.0, 1.0)
+    value = np.mean(c * (1.0 - m - 0.5 * c)) + lam * (w @ w)
+    return value, -(X.T @ (y * c)) / len(y) + 2.0 * lam * w
 
 
 def dead_zone_clip(w, X, y, eps):

@@ -22,6 +22,13 @@ def eps_two_hinges_grad(w, X, y, eps):
     return X.T @ ((r > eps) * 1.0 - (r < -eps)) / len(y)
 
 
+def eps_two_hinges_value_and_grad(w, X, y, eps):
+    r = X @ w - y
+    excess = np.abs(r) - eps
+    above = excess > 0.0
+    return np.sum(excess[above]) / len(y), X.T @ np.where(above, np.sign(r), 0.0) / len(y)
+
+
 def berhu_hinge(w, X, y, c):
     """The reverse Huber (Berhu): |r| inside c, (r^2 + c^2) / 2c past it, as |r| + max(|r| - c, 0)^2 / 2c."""
     a = np.abs(X @ w - y)
@@ -44,6 +51,14 @@ def quantile_huber(w, X, y, tau, d):
 def quantile_huber_grad(w, X, y, tau, d):
     r = y - X @ w
     return -(X.T @ (np.where(r < 0.0, 1.0 - tau, tau) * np.clip(r, -d, d))) / len(y)
+
+
+def quantile_huber_value_and_grad(w, X, y, tau, d):
+    r = y - X @ w
+    a = np.abs(r)
+    m = np.minimum(a, d)
+    weight = np.where(r < 0.0, 1.0 - tau, tau)
+    return np.mean(weight * m * (a - 0.5 * m)), -(X.T @ (weight * np.clip(r, -d, d))) / len(y)
 
 
 def capped_abs_square(w, X, y, c):
@@ -80,6 +95,12 @@ def interval_sq_hinge(w, X, y, half):
 def interval_sq_hinge_grad(w, X, y, half):
     r = X @ w - y
     return 2.0 * (X.T @ (r - np.clip(r, -half, half))) / len(y)
+
+
+def interval_sq_hinge_value_and_grad(w, X, y, half):
+    r = X @ w - y
+    miss = r - np.clip(r, -half, half)
+    return (miss @ miss) / len(y), 2.0 * (X.T @ miss) / len(y)
 
 
 # ---- arguments: (benchmark sizes by default, small ones for the checks) ---------------------

@@ -388,3 +388,13 @@ from variants35_piecewise import (  # noqa: E402, F401, I001
     berhu_hinge, berhu_hinge_grad, capped_abs_square, capped_abs_square_grad, eps_two_hinges, eps_two_hinges_grad,
     interval_sq_hinge, interval_sq_hinge_grad, quantile_huber, quantile_huber_grad, soft_threshold_sq,
     soft_threshold_sq_grad)
+# piecewise losses held out from wave 36's speed work (benchmarks/variants36_piecewise.py)
+from variants36_piecewise import (  # noqa: E402, F401, I001
+    cauchy_mask, cauchy_mask_grad, cauchy_mask_value_and_grad, logcosh_clipped, logcosh_clipped_grad,
+    logcosh_clipped_value_and_grad, pinball_two, pinball_two_grad, pinball_two_value_and_grad, sq_hinge_labels,
+    sq_hinge_labels_grad, sq_hinge_labels_value_and_grad, truncated_l1, truncated_l1_grad,
+    truncated_l1_value_and_grad, tukey_scaled_where, tukey_scaled_where_grad, tukey_scaled_where_value_and_grad)
+# hand-written values and gradients of piecewise rows tuned on by wave 36c (value_and_grad against them)
+from variants33_piecewise import huber_bool_mask_value_and_grad, smooth_hinge_value_and_grad  # noqa: E402, F401, I001
+from variants35_piecewise import (  # noqa: E402, F401, I001
+    eps_two_hinges_value_and_grad, interval_sq_hinge_value_and_grad, quantile_huber_value_and_grad)

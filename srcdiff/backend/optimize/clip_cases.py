@@ -17,6 +17,14 @@ give another value than the line, ``not any_equal(r, t)`` joins the test (the co
 Within a piece the rewrite computes the same real number rounded otherwise (``k * d`` where ``k * r -
 k * (r - d)`` cancelled): the rule of docs/how-it-works.md, "Rewrites that round differently"; where
 `r` is inf or NaN the loss is not finite either.  NumPy code only (not read back, not numba), float64.
+
+Where the pieces are no clip (piece_lines.py writes each): a weight that jumps at an inner threshold times
+a clip of the outer ones (a quantile Huber), else a chain of selections of the pieces' lines (SVR's two
+hinges: -1 / n, 0, 1 / n), each comparison the one that gives its tie the value the code gave there.  The
+operand may read other arrays the pieces are multiplied by (never compared: a mean's ones broadcast to
+the residual's shape), and the array it reads may be a mask read only as a condition (``np.where(m, P1,
+P0)``: a pinball loss of two quantiles).  These two are written only where they cost fewer passes over
+the arrays than the code as it was (a tie's half share counted as its rare case, tie_shares.py).
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from collections.abc import Callable
 
 from .cases import Form, added, np_call, scaled
 from .liveness import assigned_name, is_comment, nodes
+from .piece_lines import as_clip, as_selections, as_weighted_clip, clean, line, number, shared_arrays, where
 
 #: the calls whose adjoints this pass reads; where none is spelled it has nothing to do
 CALLS = frozenset({"abs", "sign", "where", "minimum", "maximum", "clip"})
@@ -58,14 +67,14 @@ def clip_cases(func: ast.FunctionDef, is_scalar: Callable[[str], bool]) -> bool:
         if not backward:
             forward.update(n.id for n in nodes(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
         for node in nodes(stmt) if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Return, ast.Expr)) else ():
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-                for side in ("left", "right"):
-                    if _spelled(getattr(node, side), forward, is_scalar):
-                        continue
-                    made = _clipped(getattr(node, side), current, stores, before, is_scalar)
-                    if made is not None:
-                        setattr(node, side, made)
-                        changed = True
+            for holder, field in _operands(node):
+                operand = holder[field] if isinstance(holder, list) else getattr(holder, field)
+                if _spelled(operand, forward, is_scalar):
+                    continue
+                made = _clipped(operand, current, stores, before, is_scalar)
+                if made is not None:
+                    holder.__setitem__(field, made) if isinstance(holder, list) else setattr(holder, field, made)
+                    changed = True
         name = assigned_name(stmt)
         if name is None or not isinstance(stmt, ast.Assign):
             for written in (n.id for n in nodes(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)):
@@ -78,6 +87,19 @@ def clip_cases(func: ast.FunctionDef, is_scalar: Callable[[str], bool]) -> bool:
         if stores[name] == 1:
             before.add(name)
     return changed
+
+
+def _operands(node: ast.AST) -> list[tuple]:
+    """Where `node` reads an operand the pass may write again: each side of ``@``, and what a full sum or
+    mean reduces (``np.sum(E)``, ``E.mean()``: a loss's value, each element the same real number)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        return [(node, "left"), (node, "right")]
+    if isinstance(node, ast.Call) and not node.keywords and np_call(node) in ("sum", "mean") and len(node.args) == 1:
+        return [(node.args, 0)]
+    if isinstance(node, ast.Call) and not node.keywords and not node.args and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in ("sum", "mean") and np_call(node) is None:
+        return [(node.func, "value")]
+    return []
 
 
 def _spelled(operand: ast.expr, forward: set[str], is_scalar: Callable[[str], bool]) -> bool:
@@ -112,27 +134,92 @@ def _elementwise(expr: ast.expr) -> bool:
 
 
 def _clipped(operand: ast.expr, current, stores, before, is_scalar) -> ast.expr | None:
-    """The clip `operand` equals, guarded, or None."""
+    """The clip (or chain of selections) `operand` equals, guarded, or None."""
     value = _substituted(operand, current)
     if not _elementwise(value) or not any(np_call(n) in CALLS for n in ast.walk(value)):
         return None
     names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} - {"np"}
     arrays = {n for n in names if not is_scalar(n)}
-    if len(arrays) != 1 or not names <= before or any(stores[n] > 1 for n in names):
+    if not arrays or len(arrays) > 3 or not names <= before or any(stores[n] > 1 for n in names):
         return None
-    atom = arrays.pop()
+    for atom in sorted(arrays):  # (the array compared; the others multiply the pieces)
+        for mask in (False, True):
+            made = _proved(value, atom, mask, arrays, is_scalar)
+            if made is not None:
+                return made
+    return None
+
+
+def _proved(value: ast.expr, atom: str, mask: bool, arrays: set, is_scalar) -> ast.expr | None:
+    """`value` written again of `atom` read piece by piece (as a condition alone, where `mask`)."""
     breaks: list[Form] = []
     for _ in range(4):
         try:
-            pieces = [_Eval(atom, breaks, where).value(value) for where in range(2 * len(breaks) + 1)]
+            pieces = [_Eval(atom, breaks, where, is_scalar, mask).value(value)
+                      for where in range(2 if mask else 2 * len(breaks) + 1)]
         except _Need as need:
-            if not _insert(breaks, need.args[0]):
+            if mask or not _insert(breaks, need.args[0]):
                 return None
             continue
         except _Unknown:
             return None
-        return _as_clip(value, atom, breaks, pieces)
+        if any(not isinstance(p, dict) or set(p) - {atom, "1"} for p in pieces):
+            return None
+        factors = arrays - {atom}  # (arrays the pieces are multiplied by: numbers on each piece, selected)
+        if factors and any(p.get(atom) for p in pieces):
+            return None  # (lines of `atom` times arrays: as many passes as the code as it was)
+        pieces, shared = shared_arrays(pieces, is_scalar)
+        clip = None if mask or factors else as_clip(atom, breaks, pieces, is_scalar)
+        made, ties = clip or (_selected(atom, pieces, is_scalar), []) if mask or clip \
+            else as_weighted_clip(atom, breaks, pieces, is_scalar) or as_selections(atom, breaks, pieces, is_scalar)
+        for name in shared:
+            made = ast.BinOp(made, ast.Mult(), ast.Name(name, ast.Load()))
+        if clip is None and len(_passes(made, is_scalar)) + len(ties) >= len(_passes(value, is_scalar)):
+            return None  # (no cheaper than the code as it was: a tie's share is its rare case there)
+        read = {n.id for n in ast.walk(made) if isinstance(n, ast.Name)}
+        if ast.unparse(made) == ast.unparse(value) or not arrays <= read:
+            return None  # (the user's own clip: nothing to fold; or an array's shape the pieces lost)
+        tests: list[ast.expr] = []
+        if len(breaks) > 1:  # (the order the proof assumed)
+            tests.append(ast.Compare(number(breaks[0]), [ast.Lt()] * (len(breaks) - 1),
+                                     [number(b) for b in breaks[1:]]))
+        # (``not any_equal(r, t)``: a pass that stops at no element, the test of a tie's rare case; ties at
+        # ``-t`` and ``t`` one test of ``np.abs(r)``, exact as r is)
+        for t in ties:
+            if clean(scaled(t, {(): -1.0})) in ties and _sign(t) < 0:
+                continue
+            read: ast.expr = ast.Name(atom, ast.Load())
+            if clean(scaled(t, {(): -1.0})) in ties:
+                read = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "abs", ast.Load()), [read], [])
+            tests.append(ast.UnaryOp(ast.Not(), ast.Call(ast.Name("any_equal", ast.Load()), [read, number(t)], [])))
+        if not tests:
+            return made
+        return ast.IfExp(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests), made, value)
     return None
+
+
+def _passes(expr: ast.expr, is_scalar) -> set[str]:
+    """The distinct array operations `expr` computes, a tie's half share (``np.where(x == t, 0.5 * v, v)``,
+    tie_shares.py's rare case) counted as one."""
+    out: set[str] = set()
+    todo = [expr]
+    while todo:
+        node = todo.pop()
+        reads = any(isinstance(n, ast.Name) and n.id != "np" and not is_scalar(n.id) for n in ast.walk(node))
+        if reads and isinstance(node, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp)):
+            out.add(ast.dump(node))
+        if np_call(node) == "where" and len(node.args) == 3 and isinstance(node.args[0], ast.Compare) \
+                and isinstance(node.args[0].ops[0], ast.Eq) and isinstance(node.args[1], ast.BinOp) \
+                and ast.dump(node.args[1].right) == ast.dump(node.args[2]):
+            todo.append(node.args[2])
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _selected(atom: str, pieces: list, is_scalar) -> ast.expr:
+    """``np.where(m, P1, P0)``: the pieces of a mask read only as a condition."""
+    return where(ast.Name(atom, ast.Load()), line(pieces[1], atom, is_scalar), line(pieces[0], atom, is_scalar))
 
 
 def _sign(form: Form) -> int | None:
@@ -164,37 +251,24 @@ def _threshold(form: Form) -> bool:
         (not m and True) or (len(m) == 1 and not m[0].startswith("/") and abs(n) == 1.0) for m, n in monomials.items()))
 
 
-def _clean(form: Form) -> Form:
-    """`form` with empty coefficients dropped and each ``n`` cancelled against ``/n``."""
-    out: Form = {}
-    for atom, coefficient in form.items():
-        kept: dict = {}
-        for monomial, number in coefficient.items():
-            names = list(monomial)
-            for n in [n for n in names if n.startswith("/")]:
-                if n[1:] in names and n in names:
-                    names.remove(n[1:])
-                    names.remove(n)
-            key = tuple(sorted(names))
-            kept[key] = kept.get(key, 0.0) + number
-        kept = {m: n for m, n in kept.items() if n != 0.0}
-        if kept:
-            out[atom] = kept
-    return out
-
-
 class _Eval:
     """The value of an expression of `atom` on one piece: ``where`` 2i is the open interval below
     breakpoint i (2 len(breaks) the one above them all), 2i + 1 the breakpoint i itself."""
 
-    def __init__(self, atom: str, breaks: list[Form], where: int):
-        self.atom, self.breaks, self.where = atom, breaks, where
+    def __init__(self, atom: str, breaks: list[Form], where: int, is_scalar: Callable[[str], bool], mask: bool):
+        self.atom, self.breaks, self.where, self.is_scalar, self.mask = atom, breaks, where, is_scalar, mask
+
+    def _threshold(self, form: Form) -> bool:
+        """A threshold of numbers (an array the pieces are multiplied by is compared with nothing)."""
+        return _threshold(form) and all(self.is_scalar(n.lstrip("/")) for m in form.get("1", {}) for n in m)
 
     def value(self, node: ast.expr):
         if isinstance(node, ast.Constant):
             if type(node.value) in (int, float):
-                return _clean({"1": {(): float(node.value)}})
+                return clean({"1": {(): float(node.value)}})
             raise _Unknown
+        if isinstance(node, ast.Name) and node.id == self.atom and self.mask:
+            return self.where == 1  # (a mask: true on piece 1)
         if isinstance(node, ast.Name):
             return {node.id: {(): 1.0}} if node.id == self.atom else {"1": {(node.id,): 1.0}}
         if isinstance(node, ast.UnaryOp):
@@ -221,16 +295,16 @@ class _Eval:
         if not isinstance(left, dict) or not isinstance(right, dict):
             raise _Unknown
         if isinstance(node.op, (ast.Add, ast.Sub)):
-            return _clean(added(left, right, 1.0 if isinstance(node.op, ast.Add) else -1.0))
+            return clean(added(left, right, 1.0 if isinstance(node.op, ast.Add) else -1.0))
         if isinstance(node.op, ast.Mult) and not set(left) - {"1"}:
-            return _clean(scaled(right, left.get("1", {})))
+            return clean(scaled(right, left.get("1", {})))
         if isinstance(node.op, ast.Mult) and not set(right) - {"1"}:
-            return _clean(scaled(left, right.get("1", {})))
+            return clean(scaled(left, right.get("1", {})))
         if isinstance(node.op, ast.Div) and not set(right) - {"1"} and len(right.get("1", {})) == 1:
             ((monomial, number),) = right["1"].items()
             if any(n.startswith("/") for n in monomial):
                 raise _Unknown
-            return _clean(scaled(left, {tuple("/" + n for n in monomial): 1.0 / number}))
+            return clean(scaled(left, {tuple("/" + n for n in monomial): 1.0 / number}))
         raise _Unknown
 
     def _call(self, node: ast.expr):
@@ -243,7 +317,7 @@ class _Eval:
             raise _Unknown  # (a sign NumPy may round otherwise than the forms say)
         if name in ("abs", "sign") and len(args) == 1 and isinstance(args[0], dict):
             sign = self._side(args[0])  # (of ±atom only: a threshold's form is 0 there)
-            return scaled(args[0], {(): float(sign)}) if name == "abs" else _clean({"1": {(): float(sign)}})
+            return scaled(args[0], {(): float(sign)}) if name == "abs" else clean({"1": {(): float(sign)}})
         if name == "where" and len(args) == 3 and isinstance(args[0], bool):
             return args[1] if args[0] else args[2]
         if name in ("minimum", "maximum") and len(args) == 2 and all(isinstance(a, dict) for a in args):
@@ -265,10 +339,10 @@ class _Eval:
             if side is None:
                 raise _Unknown
             return side
-        if set(slope) != {()} or abs(slope[()]) != 1.0 or set(rest) - {"1"} or not _threshold(rest):
+        if set(slope) != {()} or abs(slope[()]) != 1.0 or set(rest) - {"1"} or not self._threshold(rest):
             raise _Unknown
         s = slope[()]
-        at = _clean(scaled(rest, {(): -s}))  # s (atom - at): atom against `at`
+        at = clean(scaled(rest, {(): -s}))  # s (atom - at): atom against `at`
         if at not in self.breaks:
             raise _Need(at)
         i = self.breaks.index(at)
@@ -278,12 +352,12 @@ class _Eval:
     def _order(self, left: Form, right: Form) -> int:
         """The sign of ``left - right`` on this piece: of the atom against a threshold, of two numbers
         (a constant difference, or two thresholds in the breakpoints' order)."""
-        difference = _clean(added(left, right, -1.0))
+        difference = clean(added(left, right, -1.0))
         if self.atom in difference or _number_side(difference) is not None:
             return self._side(difference)
-        sides = [_clean(left), _clean(right)]
+        sides = [clean(left), clean(right)]
         for side in sides:
-            if not _threshold(side):
+            if not self._threshold(side):
                 raise _Unknown
             if side not in self.breaks:
                 raise _Need(side)
@@ -320,81 +394,3 @@ def _number_side(form: Form) -> int | None:
         return None
     number = form.get("1", {}).get((), 0.0)
     return (number > 0) - (number < 0)
-
-
-def _as_clip(value: ast.expr, atom: str, breaks: list[Form], pieces: list) -> ast.expr | None:
-    """``k * np.clip(r, lo, hi) + j * (r - np.clip(r, lo, hi)) + b if lo < ... < hi else value`` where
-    `pieces` say so: one line ``k r + b`` between the outer breakpoints, lines of one slope `j` outside
-    meeting it there (`value`: the operand with the statements that made it read in, so that they go
-    where nothing else reads them)."""
-    count = len(breaks)
-    if count < 2 or any(not isinstance(p, dict) or set(p) - {atom, "1"} for p in pieces):
-        return None
-    line = pieces[2]
-    inner, outer = line.get(atom, {}), pieces[0].get(atom, {})
-    if any(pieces[w] != line for w in range(2, 2 * count - 1, 2)) or pieces[2 * count].get(atom, {}) != outer \
-            or not (inner or outer):
-        return None
-    ties = []  # breakpoints where the shares give another value than the line: the code as it was there
-    for i, point in enumerate(breaks):
-        expected = _at(line, atom, point)
-        if _at(pieces[0 if i == 0 else 2 * count], atom, point) != expected and i in (0, count - 1):
-            return None  # (the outer lines do not meet the inner one)
-        if _at(pieces[2 * i + 1], atom, point) != expected:
-            ties.append(point)
-    terms = []
-    if inner:
-        terms.append(_times(inner, _clip(atom, breaks)))
-    if outer:
-        terms.append(_times(outer, ast.BinOp(ast.Name(atom, ast.Load()), ast.Sub(), _clip(atom, breaks))))
-    if line.get("1"):
-        terms.append(_coefficient(line["1"]))
-    made = terms[0]
-    for term in terms[1:]:
-        made = ast.BinOp(made, ast.Add(), term)
-    if ast.unparse(made) == ast.unparse(value):
-        return None  # (the user's own clip: nothing to fold)
-    test: ast.expr = ast.Compare(_number(breaks[0]), [ast.Lt()] * (count - 1), [_number(b) for b in breaks[1:]])
-    if ties:  # (``not any_equal(r, t)``: a pass that stops at no element, the test of a tie's rare case)
-        test = ast.BoolOp(ast.And(), [test] + [ast.UnaryOp(ast.Not(), ast.Call(
-            ast.Name("any_equal", ast.Load()), [ast.Name(atom, ast.Load()), _number(t)], [])) for t in ties])
-    return ast.IfExp(test, made, value)
-
-
-def _times(coefficient: dict, value: ast.expr) -> ast.expr:
-    """``coefficient * value``, a coefficient of ±1 a sign."""
-    if coefficient in ({(): 1.0}, {(): -1.0}):
-        return value if coefficient[()] > 0 else ast.UnaryOp(ast.USub(), value)
-    return ast.BinOp(_coefficient(coefficient), ast.Mult(), value)
-
-
-def _at(piece: Form, atom: str, point: Form) -> Form:
-    """`piece`, a line in `atom`, at `point`."""
-    return _clean(added({k: v for k, v in piece.items() if k != atom}, scaled(point, piece.get(atom, {})), 1.0))
-
-
-def _clip(atom: str, breaks: list[Form]) -> ast.expr:
-    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "clip", ast.Load()),
-                    [ast.Name(atom, ast.Load()), _number(breaks[0]), _number(breaks[-1])], [])
-
-
-def _number(form: Form) -> ast.expr:
-    return _coefficient(form.get("1", {}))
-
-
-def _coefficient(coefficient: dict) -> ast.expr:
-    """A sum of monomials as an expression: ``2.0 * a / n``."""
-    out: ast.expr | None = None
-    for monomial, number in sorted(coefficient.items()):
-        names = list(monomial)
-        term: ast.expr = ast.Constant(abs(number))
-        if abs(number) == 1.0 and names and not names[0].startswith("/"):
-            term = ast.Name(names.pop(0), ast.Load())
-        for name in names:
-            op = ast.Div() if name.startswith("/") else ast.Mult()
-            term = ast.BinOp(term, op, ast.Name(name.lstrip("/"), ast.Load()))
-        if out is None:
-            out = ast.UnaryOp(ast.USub(), term) if number < 0 else term
-        else:
-            out = ast.BinOp(out, ast.Sub() if number < 0 else ast.Add(), term)
-    return out if out is not None else ast.Constant(0.0)

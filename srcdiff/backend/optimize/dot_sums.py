@@ -107,7 +107,9 @@ class _Rewrite(ast.NodeTransformer):
             else:
                 total = ast.BinOp(total, ast.Sub() if t.negative else ast.Add(), value)
         if mean:
-            size = ast.Attribute(copy.deepcopy(terms[0].vectors[0]), "size", ast.Load())
+            vectors = [v for t in terms for v in t.vectors]  # (the size of a name: no expression computed again)
+            sized = next((v for v in vectors if isinstance(v, ast.Name)), vectors[0])
+            size = ast.Attribute(copy.deepcopy(sized), "size", ast.Load())
             total = ast.BinOp(total, ast.Div(), size)
         self.changed = True
         return ast.copy_location(total, node)

@@ -52,7 +52,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    operand's products with blocks tiling one matrix, one product sliced; an input's adjoint through adjacent blocks'
    transposes, one product (`joined_transposes`); `nested_joins` (NumPy code only);
 4b'. `clip_cases` — an operand of ``@`` that is, piece by piece in one array, ``k * np.clip(r, lo, hi)``
-   (plus a slope outside), one clip, its thresholds' order and its ties checked where it runs (rounds otherwise);
+   (plus a slope outside), one clip; a weight that jumps times a clip; else a chain of selections of lines
+   (piece_lines.py), its thresholds' order and its ties checked where it runs (rounds otherwise);
 4c. `dot_sums` — a sum or mean of products of vectors of one shape as dot products (NumPy code,
    float64 only); `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
    for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);

@@ -18,10 +18,14 @@ NARROW = frozenset({"float32", "float16", "half", "single", "csingle", "complex6
 
 
 def narrows(func: ast.FunctionDef) -> bool:
-    """Whether `func` names a dtype narrower than float64 anywhere."""
+    """Whether `func` names a dtype narrower than float64 anywhere (a name the function binds, a parameter
+    ``half`` or a value ``single = ...``, is the user's number, not NumPy's dtype)."""
+    bound = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs} | {
+        n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     for node in nodes(func):
-        text = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) \
-            else node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+        text = node.id if isinstance(node, ast.Name) and node.id not in bound else node.attr \
+            if isinstance(node, ast.Attribute) else node.value if isinstance(node, ast.Constant) \
+            and isinstance(node.value, str) else None
         if text in NARROW:
             return True
     return False
