@@ -13,12 +13,13 @@ from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
 from ..ir.program import Assign
 from ..ir.shapes import Shape
-from .flat_ties import flat_condition, flat_kink
+from .flat_ties import flat_kink
 from .masks import RUNTIME_SELECTS, Mask, runtime_select_mask
 from .refusals import not_differentiable
 from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
-from .ties import TIED, clip_persistence, persistence, with_persistence
+from .tied_values import tie_persistence
+from .ties import with_persistence
 from .unused_elements import held_at_zero
 from .zero_factors import ZERO, held_by_zero_adjoint, zero_factor
 
@@ -39,8 +40,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
     bindings.update({k: ast.Constant(v) for k, v in node.static.items()})
     fills = sweep.fills
     # a tie that srcdiff proves persists near the point has a share with derivative 0 (ad/ties.py)
-    persist = persistence(node, sweep.definitions) if sweep.derivable and not sweep.loops else None
-    persist = _or_flat(persist, node, sweep)
+    persist = tie_persistence(node, sweep, sweep.loops > 0)
     pending = []  # (value, contribution, masks its adjoint inherits)
     numbers = set()  # values whose contribution is a number standing for a filled array
     for param, operand in zip(node.rule.params, node.inputs):
@@ -167,16 +167,6 @@ class Fills:
 def _is_fill(contribution: ast.expr) -> bool:
     return isinstance(contribution, ast.Call) and _is_np_call(contribution, "full") \
         and len(contribution.args) == 2 and not contribution.keywords
-
-
-def _or_flat(persist, node: Node, sweep: Sweep):
-    """`persist`, or also where the tie's value is a flat zero (ad/flat_ties.py)."""
-    if not sweep.derivable or sweep.loops or getattr(node.rule, "func", None) not in TIED + (np.clip,):
-        return persist
-    flat = flat_condition(node, sweep.flat)
-    if flat is None:  # (np.clip(x, x, 3.0): x and its bound tied at every point)
-        return persist if persist is not None else clip_persistence(node, sweep.definitions)
-    return flat if persist is None else ast.BinOp(persist, ast.BitOr(), flat)
 
 
 def _is_scalar_fill(contribution: ast.expr, sweep: Sweep) -> bool:

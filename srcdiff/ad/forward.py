@@ -15,6 +15,7 @@ from ..rules.structural import APPEND
 from .checkpoint import push_state, recompute
 from .shape_checks import ShapeChecks
 from .sweep import LoopPlan, Sweep
+from .tied_values import tied_node
 
 
 def build_forward(function: Function, sweep: Sweep, returns: list[ast.expr], with_output: bool) -> list:
@@ -43,11 +44,12 @@ def _natural(name: str):
     return (head, int(tail)) if tail.isdigit() else (name, 0)
 
 
-def _block(block, sweep: Sweep) -> list:
+def _block(block, sweep: Sweep, in_loop: bool = False) -> list:
     out = []
     for item in block.nodes:
         if isinstance(item, Branch):
-            out.append(If(operand_ast(item.test), _block(item.body, sweep), _block(item.orelse, sweep), item.line))
+            out.append(If(operand_ast(item.test), _block(item.body, sweep, in_loop),
+                          _block(item.orelse, sweep, in_loop), item.line))
         elif isinstance(item, Loop):
             out += _loop(item, sweep)
         elif isinstance(item, UserCall) and item.id in sweep.pullbacks:
@@ -58,8 +60,8 @@ def _block(block, sweep: Sweep) -> list:
             out.append(Run(item.stmt, item.line))
         elif item.rule is APPEND:
             out.append(Effect(item.expr, item.line))
-        else:
-            out.append(item)
+        else:  # (a kink's or a tie's value in a derivable gradient: `tied`, ad/tied_values.py)
+            out.append(tied_node(item, sweep, in_loop))
     return out
 
 
@@ -69,7 +71,7 @@ def _loop(loop: Loop, sweep: Sweep) -> list:
     before += [Assign([n], ast.Constant(None), loop.line) for n in plan.preset]
     if plan.count:
         before.append(Assign([plan.count], ast.Constant(0), loop.line))
-    body = _block(loop.body, sweep)
+    body = _block(loop.body, sweep, True)
     pushes = []
     if plan.stack:
         names = [ast.Name(n, ast.Load()) for n in plan.saved]

@@ -27,7 +27,7 @@ import ast
 from collections import Counter
 from dataclasses import dataclass
 
-from ..ir.nodes import Function, Node, Var, all_nodes
+from ..ir.nodes import Branch, Function, Loop, Node, Var, all_nodes
 from ..ir.shapes import alike
 from ..rules.structural import APPEND, GETITEM
 from ..rules.table import LINEAR
@@ -47,17 +47,28 @@ class SortedTies:
     axis: object
 
 
+@dataclass(frozen=True)
+class Moves:
+    """Where `value` (a loop's carried value, an item read back from a loop's stack, or the stack itself)
+    may move, as a flag the forward program computes beside its tangent: at each iteration the carried
+    value is its initial value or the last iteration's final one, each with its own test (tangent.py)."""
+    value: str
+
+
 _SORTS = {"numpy.sort": "axis"}
 _ARGSORTS = {"numpy.argsort"}
 _PERMUTED_READS = {"numpy.take_along_axis"}
 
 
-def moves_test(names: tuple, tangent_name) -> ast.expr:
+def moves_test(names: tuple, tangent_name, flag_name=None) -> ast.expr:
     """Where a value named by `names` (`moving_values`) may move: one of its affine values' tangents (named by
-    `tangent_name`) is not 0, or a sort's operand it went through has a tie."""
+    `tangent_name`) is not 0, a sort's operand it went through has a tie, or a carried value's flag
+    (`Moves`, named by `flag_name`) holds."""
     tests = []
     for n in names:
-        if isinstance(n, SortedTies):
+        if isinstance(n, Moves):
+            tests.append(flag_name(n.value))
+        elif isinstance(n, SortedTies):
             axis = -1 if n.axis is None else n.axis
             tests.append(f"np.any(np.diff(np.sort({n.operand}, axis={n.axis!r}), axis={axis!r}) == 0)")
         else:
@@ -94,9 +105,16 @@ def moving_values(function: Function, active: set[str], wrt: tuple[str, ...], sh
     # an argsort of an active value: the indices it gives are fixed near a point where it has no ties
     argsorts = {n.out.name: SortedTies(n.inputs[0].name, n.static.get("axis", -1)) for n in nodes
                 if n.rule.name in _ARGSORTS and isinstance(n.inputs[0], Var) and n.inputs[0].name in active}
+    # a loop's carried value moves where its flag says (`Moves`: tangent.py computes it each iteration)
+    found.update({c.var.name: (Moves(c.var.name),) for c in carries(function)
+                  if c.var.name in active and c.var != c.init and c.var.name not in function.lists})
+    flagged: set = set()
     for _ in range(2):  # (again once the lists of affine items are known: a loop's stack read back)
         stacks = {name for name, items in appended.items()
                   if all(isinstance(v, Var) and found.get(v.name) == (v.name,) for v in items)}
+        flagged = {name for name, items in appended.items() if name not in stacks
+                   and all(isinstance(v, Var) and v.name in found for v in items)}
+        found.update({name: (Moves(name),) for name in flagged})
         for node in nodes:
             name = node.out.name
             moving = [v for v in node.input_vars if v.name in active]
@@ -104,7 +122,9 @@ def moving_values(function: Function, active: set[str], wrt: tuple[str, ...], sh
                 continue
             if node.rule is GETITEM and node.inputs[0].name in stacks:
                 found[name] = (name,)  # (an item saved on a stack moves as it did: its tangent is saved too)
-            elif any(v.name not in found for v in moving):
+            elif node.rule is GETITEM and node.inputs[0].name in flagged:
+                found[name] = (Moves(name),)  # (and its flag, saved beside it)
+            elif any(v.name not in found or v.name in flagged for v in moving):
                 continue
             elif (sort := _sorted_by(node, found, argsorts)) is not None:
                 if node.rule.name in _SORTS or all(found[v.name][:1] == (v.name,) for v in moving):
@@ -113,6 +133,23 @@ def moving_values(function: Function, active: set[str], wrt: tuple[str, ...], sh
                 found[name] = (name, *dict.fromkeys(g for v in moving for g in found[v.name][1:]))
             elif node.rule.elementwise and _alike(node, moving, shape_of):
                 found[name] = tuple(dict.fromkeys(a for v in moving for a in found[v.name]))
+    return found
+
+
+def carries(function: Function) -> list:
+    """Every loop's carried values (`Carry`), in program order."""
+    found = []
+
+    def visit(block):
+        for item in block.nodes:
+            if isinstance(item, Branch):
+                visit(item.body)
+                visit(item.orelse)
+            elif isinstance(item, Loop):
+                found.extend(item.carried)
+                visit(item.body)
+
+    visit(function.body)
     return found
 
 
@@ -130,4 +167,4 @@ def _alike(node: Node, moving: list[Var], shape_of: dict) -> bool:
     return out.known and all(alike(operand_shape(v, shape_of), out) for v in moving)
 
 
-__all__ = ["moving_values"]
+__all__ = ["Moves", "carries", "moves_test", "moving_values"]

@@ -23,6 +23,7 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .activity import active_values, refuse_complex, refuse_value_dependent
 from .forward import prune
+from .moving_flags import flag_push, flag_read, flags_after, flags_before
 from .moving_values import moving_values
 from .roots import find_roots, root_tangent
 from .shape_checks import ShapeChecks
@@ -96,6 +97,7 @@ def _node(node: Node, state: Tangents) -> list:
             push = ast.Call(ast.Attribute(ast.Name(state.name(lst.name), ast.Load()), "append", ast.Load()),
                             [state.of_or_zeros(value)], [])
             stmts.append(Effect(push, node.line))
+            stmts += flag_push(node, state)
         return stmts
     stmts = [Assign([node.out.name], node.expr, node.line)]
     state.statements[id(stmts[0])] = node
@@ -110,7 +112,7 @@ def _node(node: Node, state: Tangents) -> list:
         if expr is None:  # active on another path (a branch's other side): zero on this one
             expr = state.zeros(node.out)
     stmts.append(Assign([state.name(node.out.name)], expr, node.line))
-    return stmts
+    return stmts + flag_read(node, state)
 
 
 def _call(node: UserCall, state: Tangents) -> Assign:
@@ -142,7 +144,8 @@ def _loop(loop: Loop, state: Tangents) -> list:
     for c in carried:
         if c.var != c.init:
             before.append(Assign([state.name(c.var.name)], state.of_or_zeros(c.init), loop.line))
-    body = _block(loop.body, state)
+    before += flags_before(loop, state)
+    body = _block(loop.body, state) + flags_after(loop, state)
     copies = [c for c in loop.carried if c.final != c.var]
     phis = {c.var for c in loop.carried}
     swap = len(copies) > 1 and any(c.final in phis for c in copies)

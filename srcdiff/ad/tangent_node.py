@@ -57,6 +57,14 @@ class Tangents:
     #: where values move along the tangent's line: the affine values whose tangents tell (ad/moving_values.py)
     moving: dict = field(default_factory=dict)
 
+    #: value -> the name of its flag where it may move (a loop's carried value: ad/moving_values.py `Moves`)
+    flags: dict = field(default_factory=dict)
+
+    def flag(self, value: str) -> str:
+        if value not in self.flags:
+            self.flags[value] = self.namer.fresh(f"{value}_moves")
+        return self.flags[value]
+
     def name(self, primal: str) -> str:
         if primal not in self.names:
             self.names[primal] = self.namer.fresh(tangent_name(primal))
@@ -190,7 +198,7 @@ def _kinks_where_moving(contribution: ast.expr, operand, state: Tangents) -> Non
     for call in ast.walk(contribution):
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in _NAN_HELPERS \
                 and call.args:
-            moves = moves_test(names, state.name)
+            moves = moves_test(names, state.name, state.flag)
             call.args[0] = _np("logical_and", call.args[0], moves)
 
 

@@ -84,6 +84,12 @@ TIE_TANGENTS = {"value": "tie(condition, value_dot, x, y, persist)"
                          " + tie_still_nan(condition, persist, value_dot, value)",
                 "x": "tie_nan(condition, persist, x_dot, value)", "y": "tie_nan(condition, persist, y_dot, value)"}
 
+#: a kink's or a tie's value (`tied`): itself, NaN beyond it where the tie holds and an operand moves
+TIED_VALUE = {"value": "g", "x": "tie_still_nan(condition, persist, g, 0.0)",
+              "y": "tie_still_nan(condition, persist, g, 0.0)"}
+TIED_VALUE_TANGENTS = {"value": "value_dot", "x": "tie_still_nan(condition, persist, x_dot, 0.0)",
+                       "y": "tie_still_nan(condition, persist, y_dot, 0.0)"}
+
 HELD = {"a": "select(np.not_equal(direction, 0.0), g)", "direction": "tie_still_nan(True, False, g, direction)"}
 HELD_TANGENTS = {"a": "select(np.not_equal(direction, 0.0), a_dot)",
                  "direction": "tie_still_nan(True, False, direction_dot, direction)"}
@@ -107,6 +113,9 @@ RULES = [
     rule(runtime.tie, ("condition", "value", "x", "y", "persist"), TIE, elementwise=True, fresh=True,
          defaults={"y": 0.0, "persist": False}, tangents=TIE_TANGENTS,
          not_symbolic="its derivative is NaN at a tie by definition (the share jumps there)"),
+    rule(runtime.tied, ("value", "condition", "x", "y", "persist"), TIED_VALUE, elementwise=True, fresh=False,
+         defaults={"y": 0.0, "persist": False}, tangents=TIED_VALUE_TANGENTS, shape=_first_shape,
+         not_symbolic="its derivative is NaN at a tie by definition (the value's sides part there)"),
     # a sigmoid written out, lowered as one call (lower/logistic_forms.py): s * (1 - s), 0 at saturation
     unary(logistic, x="g * ans * (1.0 - ans)", name="srcdiff.rules.logistic.logistic",
           note="a sigmoid written out, 1 / (1 + exp(-z)) (lowered as this call): the derivative s * (1 - s), "

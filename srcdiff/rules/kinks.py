@@ -104,6 +104,16 @@ def tie_still_nan(condition, persist, direction, value):
     return kink_nan(np.logical_and(flags, np.not_equal(direction, 0)), direction)
 
 
+def tied(value, condition, x, y=0.0, persist=False):
+    """`value` itself: the result of a kink or a tie (``np.maximum(x, y)``, ``np.clip``, ``np.abs``) in a
+    gradient srcdiff differentiates again, whose own derivative does not exist where the tie
+    `condition` holds (and does not `persist`) and an operand moves: its rule gives NaN there
+    (`tie_still_nan` of each operand's tangent), so a gradient that reads the value (the ``x[1]``
+    component of ``np.maximum(x[0], 0) * x[1]``, a hidden value carried through relu) has no silent
+    one-sided or averaged derivative at the tie (ad/tied_values.py)."""
+    return value
+
+
 def held_still(contribution, direction):
     """`contribution` where `direction` is not 0, an exact 0.0 where it is: an operand's
     tangent (`direction`) through a primitive whose slope can be infinite (``np.sqrt`` at 0,

@@ -11,7 +11,7 @@ from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .fft_helpers import FFT_HELPERS
 from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
-from .kinks import any_equal, held_still, kink, kink_nan, tie, tie_nan, tie_still_nan
+from .kinks import any_equal, held_still, kink, kink_nan, tie, tie_nan, tie_still_nan, tied
 from .list_edits import LIST_EDIT_HELPERS
 from .list_helpers import LIST_HELPERS, items_array, list_add, list_position
 from .logistic import logistic
@@ -371,7 +371,7 @@ def stop_gradient(x):
 
 HELPERS = {
     **{f.__name__: f for f in (
-        unbroadcast, select, select_whole, kink, kink_nan, held_still, tie, tie_nan, tie_still_nan, any_equal,
+        unbroadcast, select, select_whole, kink, kink_nan, held_still, tie, tie_nan, tie_still_nan, tied, any_equal,
         zeros_like, copy_array, ensure_scalar, matmul_adjoint_x, matmul_adjoint_y, dot_adjoint_x, dot_adjoint_y,
         trace_adjoint, prod_adjoint, prod_pairs, cholesky_adjoint, cholesky_tangent, cholesky_adjoint_a,
         cholesky_adjoint_l, cholesky_adjoint_dot, solve_adjoint_x, solve_adjoint_y, set_item, zero_item, index_add,

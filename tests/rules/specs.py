@@ -355,6 +355,9 @@ SPECS = [
     # a tie where the condition never holds is its value (the share at a tie: tests/transforms/test_ties.py)
     S("srcdiff.rules.kinks.tie", "tie(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
       c=((5,), REAL)),
+    # a tie's value where the tie never holds is itself (at a tie: tests/transforms/test_wave36a.py)
+    S("srcdiff.rules.kinks.tied", "tied(np.maximum(x, y), np.greater(c, 100.0), x, y) * x", x=((5,), REAL),
+      y=((5,), REAL), c=((5,), REAL)),
     S("srcdiff.rules.kinks.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.kinks.tie_nan", "tie_nan(np.greater(c, 100.0), False, x) + x", x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.kinks.tie_still_nan", "tie_still_nan(np.greater(c, 100.0), False, x, c) + x", x=((3,), REAL),
@@ -558,7 +561,7 @@ SPECS += [
 ]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
-                        "zeros_like", "tie", "tie_nan", "tie_still_nan", "held_still",
+                        "zeros_like", "tie", "tie_nan", "tie_still_nan", "tied", "held_still",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "trace_adjoint", "split_adjoint", "real_part", "logistic")}

@@ -97,6 +97,7 @@ CALLS = {
     "srcdiff.rules.kinks.tie_nan": lambda x, y: runtime.tie_nan(x > 0.0, False, y),
     "srcdiff.rules.kinks.tie_still_nan": lambda x, y: runtime.tie_still_nan(x > 0.0, False, y, x),
     "srcdiff.rules.kinks.held_still": lambda x, y: runtime.held_still(y, x),
+    "srcdiff.rules.kinks.tied": lambda x, y: runtime.tied(np.maximum(x, y), x == y, x, y),
     "srcdiff.rules.runtime.index_add": lambda x, y: runtime.index_add(x, (np.array([0, 0]),), y),
     "srcdiff.rules.runtime.index_read": lambda x, y: runtime.index_read(x, (np.array([1, 0]), slice(None))),
     "max": lambda x, y: max(x[0, 0], y[0, 0]),

@@ -133,11 +133,17 @@ def test_hessian_at_a_kink_is_nan_in_its_entry_only(row, transform):
         assert not judge(f, x, SECOND[transform](f, x))
 
 
-@pytest.mark.xfail(strict=True, reason="open: a use mask does not pass a loop's carry; abs_times_other's "
-                                       "H[1, 0] takes abs'(0) = 0 where no derivative exists (wave 34f)")
-@pytest.mark.parametrize("row, transform", _kink_rows(SCATTERED, lambda name, t: name == "abs_times_other"
-                                                                  and t == "hessian"))
+_STILL_OPEN = {("max_in_a_loop", "jacobian(grad)")}  # (the use mask and a loop's carry, reverse over reverse)
+
+
+@pytest.mark.parametrize("row, transform", [
+    pytest.param(*p.values, id=p.id, marks=[*p.marks] + ([pytest.mark.xfail(
+        strict=True, reason="open: a use mask does not pass a loop's carry (reverse over reverse)")]
+        if (p.values[0][0], p.values[1]) in _STILL_OPEN else []))
+    for p in _kink_rows(SCATTERED, lambda name, t: name == "abs_times_other" and t == "hessian")])
 def test_hessian_at_a_kink_reached_through_a_scatter(row, transform):
+    """(a strict xfail until wave 36a but for max_in_a_loop's jacobian(grad): the gradient's component
+    |x0| of abs_times_other is a kinked value, whose tangent is NaN where it moves: ad/tied_values.py)"""
     name, f, x = row
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")

@@ -81,6 +81,15 @@ def tie_still_nan(condition, persist, direction, value):
     return python.tie_still_nan(condition, persist, direction, value)
 
 
+def tied(value, condition, x, y=0.0, persist=False):
+    return value
+
+
+@overload(tied)
+def _tied(value, condition, x, y=0.0, persist=False):
+    return lambda value, condition, x, y=0.0, persist=False: value
+
+
 @overload(kink)
 def _kink(condition, value, x, y=0.0, axis=()):
     if _number(condition) and _number(value):
@@ -137,6 +146,6 @@ def _tie_still_nan(condition, persist, direction, value):
         np.logical_and(condition, np.logical_not(persist)), value == 0), direction != 0), direction)
 
 
-HELPERS = ("held_still", "kink", "tie", "kink_nan", "tie_nan", "tie_still_nan")
+HELPERS = ("held_still", "kink", "tie", "tied", "kink_nan", "tie_nan", "tie_still_nan")
 
 __all__ = [*HELPERS]
