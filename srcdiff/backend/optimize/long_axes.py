@@ -63,20 +63,21 @@ def single_assignments(func: ast.FunctionDef) -> dict[str, ast.expr]:
         if isinstance(node, (ast.With, ast.ExceptHandler, ast.NamedExpr)):
             return {}  # (bindings this reading does not follow: trust none)
         for target in targets:
-            for name in _bound(target):
+            for name in target_names(target):
                 bound[name] = bound.get(name, 0) + 1
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             values[node.targets[0].id] = node.value
     return {name: value for name, value in values.items() if bound[name] == 1}
 
 
-def _bound(target: ast.expr) -> list[str]:
+def target_names(target: ast.expr) -> list[str]:
+    """The names an assignment's target binds (a tuple's too; not a subscript's array)."""
     if isinstance(target, ast.Name):
         return [target.id]
     if isinstance(target, (ast.Tuple, ast.List)):
-        return [name for e in target.elts for name in _bound(e)]
+        return [name for e in target.elts for name in target_names(e)]
     if isinstance(target, ast.Starred):
-        return _bound(target.value)
+        return target_names(target.value)
     return []  # (a subscript or attribute: a write into a value, no binding)
 
 

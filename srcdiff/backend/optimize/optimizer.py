@@ -120,6 +120,7 @@ from . import (
     nested_joins,
     reassembly,
     repeated_solves,
+    row_writes,
     sameshape,
     selected_extrema,
     selections,
@@ -304,6 +305,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_unread(func)
     if factored_branches.factor_branches(func, is_scalar, is_float_name):
         simplify(func, is_float_name, is_scalar)
+    row_writes.zero_after_reads(func, info.is_array) if not info.derivable else None  # (then zeroed in place)
     writes.zero_on_copies(func, info.is_array)
     if factor.factor_backward(func, ("backward",)):
         simplify(func, is_float_name, is_scalar)
