@@ -50,6 +50,7 @@ import variants34_piecewise as v34
 import variants34e_sums as v34e
 import variants35_gates as v35g
 import variants35_piecewise as v35
+import variants36_cells as v36c
 import variants36_piecewise as v36
 import variants_programs as vp
 
@@ -319,6 +320,15 @@ VARIANTS = [
     Variant("highway_depth_L10_d48", "highway_depth", (0, 1, 2, 3), v35g.highway_args, {"L": 3, "B": 2, "d": 2}),
     Variant("list_gates_T25_h48", "list_gates", (0, 1), v35g.list_gates_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("stacked_gates_T25_h48", "stacked_gates", (0, 1, 2), v35g.stacked_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    # gated cells held out from wave 36d's speed work (benchmarks/variants36_cells.py)
+    Variant("split_gru_T25_h48", "split_gru", (0, 1, 2), v36c.split_gru_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("peephole_vectors_T25_h48", "peephole_vectors", (0, 1, 2, 3, 4), v36c.peephole_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("indrnn_relu_T25_h48", "indrnn_relu", (0, 1, 2, 3), v36c.indrnn_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("dict_gates_T25_h48", "dict_gates", (0, 1), v36c.dict_gates_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("state_array_T25_h48", "state_array", (0, 1, 2, 3), v36c.state_array_args,
             {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     # wave 33's held-out piecewise losses, written before its speed work (benchmarks/variants33_piecewise.py)
     Variant("pinball_where_1e4x30", "pinball_where", (0,), _arguments(v33.residual_args, extra=(0.3,)),

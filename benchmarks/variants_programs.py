@@ -369,6 +369,10 @@ from variants34_gates import (  # noqa: E402, F401, I001
 from variants35_gates import (  # noqa: E402, F401, I001
     highway_depth, highway_depth_grad, indrnn_gated, indrnn_gated_grad, list_gates, list_gates_grad,
     lstm_forget_bias, lstm_forget_bias_grad, stacked_gates, stacked_gates_grad)
+# gated cells held out from wave 36d's speed work (benchmarks/variants36_cells.py)
+from variants36_cells import (  # noqa: E402, F401, I001
+    dict_gates, dict_gates_grad, indrnn_relu, indrnn_relu_grad, peephole_vectors, peephole_vectors_grad, split_gru,
+    split_gru_grad, state_array, state_array_grad)
 # piecewise losses held out from wave 33's speed work (benchmarks/variants33_piecewise.py)
 from variants33_piecewise import (  # noqa: E402, F401, I001
     dead_zone_clip, dead_zone_clip_grad, eps_linear_max, eps_linear_max_grad, huber_bool_mask, huber_bool_mask_grad,

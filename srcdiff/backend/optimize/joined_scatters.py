@@ -40,6 +40,7 @@ from ...ir.shapes import Shape
 from .adjacent_products import same_bound, transpose_of
 from .joined_sums import join_sums
 from .liveness import bodies, is_compound, mentions, nodes, single_definitions, writes, written_into
+from .long_axes import ndim, single_assignments
 
 
 def join_scatters(func: ast.FunctionDef, shape_of: Callable[[str], Shape],
@@ -50,8 +51,17 @@ def join_scatters(func: ast.FunctionDef, shape_of: Callable[[str], Shape],
     viewed = _viewed(func)
     changed = False
     taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)}
+    assigned = single_assignments(func)
+
+    def dims_of(name: str):
+        shape = _shape(name, definitions, shape_of, primal_of)
+        return shape.dims if shape.known and not shape.scalar else None
+
+    def matrices(e: ast.expr) -> bool:  # (a slice of an adjoint written block by block: ``pre_bar[:, n:]``)
+        return (ndim(e, dims_of, assigned) or 0) >= 2
+
     for body in bodies(func.body):
-        while _join_one(body, definitions, lambda n: _shape(n, definitions, shape_of, primal_of), viewed):
+        while _join_one(body, definitions, lambda n: _shape(n, definitions, shape_of, primal_of), viewed, matrices):
             changed = True
         while join_sums(body, definitions, taken, viewed, lambda n: _shape(n, definitions, shape_of, primal_of)):
             changed = True
@@ -147,13 +157,13 @@ def _two_axes_at_least(e: ast.expr, definitions: dict, shape_of, depth: int = 4)
     return False
 
 
-def _join_one(body: list[ast.stmt], definitions: dict, shape_of, viewed: set[str]) -> bool:
+def _join_one(body: list[ast.stmt], definitions: dict, shape_of, viewed: set[str], matrices) -> bool:
     found = []
     for i, stmt in enumerate(body):
         s = _scattered(stmt)
         cols = None if s is None else _columns(s[1])
         if cols is not None and _matrix(s[0], shape_of) and _matrix(s[2], shape_of) \
-                and all(_two_axes_at_least(e, definitions, shape_of) for e in s[4]):
+                and all(_two_axes_at_least(e, definitions, shape_of) or matrices(e) for e in s[4]):
             found.append((i, s, cols))
     for a, (i, s1, (lo1, hi1)) in enumerate(found):
         for j, s2, (lo2, hi2) in found[a + 1:]:

@@ -38,7 +38,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    ``np.einsum`` or ``@`` of the arrays it broadcasts, with keepdims or not; then `fills`:
    ``a + np.full(t.shape, b)`` is ``a + b`` where `a` has `t`'s dims);
    (with them, what arrays of one shape buy (`shape_classes`, `sameshape`; a loop-carried array
-   rebuilt from its own slices keeps its shape): slices of known bounds, ``unbroadcast`` dropped,
+   rebuilt from its own slices keeps its shape): slices of known bounds, ``unbroadcast`` dropped (`long_axes`
+   too: to an operand whose every axis is longer than one, from as many axes),
    ``a + (zeros_like(t) + b)`` made ``a + b``, an adjoint's pieces put back where they were cut
    (`reassembly`, `zero_restore`), a join of an array's own ends and a write into a carried array
    made in place (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items
@@ -50,7 +51,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    four, and `joined_scatters` — two products by one left factor scattered into adjacent column blocks of one
    adjoint, one, and the blocks' bias sums one sum of that join (`joined_sums`); `joined_products`: a left
    operand's products with blocks tiling one matrix, one product sliced; an input's adjoint through adjacent blocks'
-   transposes, one product (`joined_transposes`); `nested_joins` (NumPy code only);
+   transposes, one product (`joined_transposes`); `nested_joins`; `whole_arrays`: a join of an array's two ends,
+   or a slice of all of it, the array (NumPy code only);
 4b'. `clip_cases` — an operand of ``@`` that is, piece by piece in one array, ``k * np.clip(r, lo, hi)``
    (plus a slope outside), one clip; a weight that jumps times a clip; else a chain of selections of lines
    (piece_lines.py), its thresholds' order and its ties checked where it runs (rounds otherwise);
@@ -111,6 +113,7 @@ from . import (
     joined_writes,
     like_terms,
     logistic,
+    long_axes,
     loops,
     mask_products,
     masks,
@@ -118,6 +121,7 @@ from . import (
     nested_joins,
     reassembly,
     repeated_solves,
+    row_writes,
     sameshape,
     selected_extrema,
     selections,
@@ -132,6 +136,7 @@ from . import (
     transposed_factors,
     triangular_solves,
     wheres,
+    whole_arrays,
     widths,
     writes,
     zero_restore,
@@ -213,7 +218,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         is_scalar = scalar_names(bound, info).__contains__
         classes = shape_classes(func, is_scalar, info.params, info.shape)
         changed = sameshape.constant_bounds(func, classes)
-        changed |= sameshape.drop_unbroadcasts(func, classes)
+        changed |= sameshape.drop_unbroadcasts(func, classes) | long_axes.drop_long_unbroadcasts(func, classes)
         changed |= sameshape.drop_zero_fills(func, classes)
         changed |= reassembly.reassemble(func, classes)
         changed |= reassembly.sink_copies(func)
@@ -279,6 +284,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
                 | joined_scatters.join_scatters(func, info.shape, info.adjoints.get) \
                 | joined_products.join_products(func, info.shape) | joined_transposes.join_transposes(func, info.shape):
             nested_joins.join_nested(func)  # (joins of joins flat, a join made twice once)
+            whole_arrays.whole_arrays(func, lambda n: info.shape(n).dims if info.is_array(n) and not is_scalar(n)
+                                      else None)  # (an array rebuilt from its two ends, the array)
             statements.remove_dead_in_loops(func.body)
             statements.remove_dead(func.body)
     # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum there), nor in
@@ -299,6 +306,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_unread(func)
     if factored_branches.factor_branches(func, is_scalar, is_float_name):
         simplify(func, is_float_name, is_scalar)
+    row_writes.zero_after_reads(func, info.is_array) if not info.derivable else None  # (then zeroed in place)
     writes.zero_on_copies(func, info.is_array)
     if factor.factor_backward(func, ("backward",)):
         simplify(func, is_float_name, is_scalar)

@@ -28,6 +28,7 @@ import ast
 
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_fresh, is_pure, mentions, nodes, reads, writes
 from .memory import escapes
+from .row_writes import row_copy
 from .shape_classes import SCALAR, ShapeClasses
 from .shape_pieces import partition
 
@@ -61,7 +62,7 @@ def copy_before_loops(func: ast.FunctionDef) -> bool:
         for index in range(len(block) - 1, -1, -1):
             loop = block[index]
             if isinstance(loop, (ast.For, ast.While)) and not loop.orelse:
-                found = _hoistable(func, loop)
+                found = _hoistable(func, loop) or row_copy(func, block, index)  # (views of rows not written again)
                 if found is not None:
                     loop.body.remove(found)
                     if not _copied_already(block[:index], found):
