@@ -51,6 +51,7 @@ import variants34e_sums as v34e
 import variants35_gates as v35g
 import variants35_piecewise as v35
 import variants36_cells as v36c
+import variants36_heldout as v36h
 import variants36_piecewise as v36
 import variants_programs as vp
 
@@ -394,6 +395,26 @@ VARIANTS = [
     Variant("sigmoid_tanh_nll_1e4x100", "sigmoid_tanh_nll", (0, 1), v34e.binary_args, {"n": 9, "d": 4}),
     Variant("margin_logaddexp_1e4x100", "margin_logaddexp", (0, 1), _arguments(v34e.sums_args, signs=True),
             {"n": 9, "d": 4}),
+    # wave 36's held-out spellings of the set's nine problems, measured before tuning (benchmarks/variants36_heldout.py)
+    Variant("horner_poly", "horner_poly", (0, 1), v36h.scalar_args),
+    Variant("powers_fit_deg8", "powers_fit", (0,), v36h.powers_args, {"n": 7}),
+    Variant("branchy_recursion_100", "branchy_recursion", (0, 1), v36h.recursion_args, {"n": 7}),
+    Variant("rosen_dot_1e3", "rosen_dot", (0,), v36h.rosen_args, {"n": 6}),
+    Variant("rosen_dot_1e6", "rosen_dot", (0,), _arguments(v36h.rosen_args, n=1_000_000), {"n": 6}),
+    Variant("rosen_pairs_100", "rosen_pairs", (0,), _arguments(v36h.rosen_args, n=100), {"n": 6}),
+    Variant("rosen_listcomp_100", "rosen_listcomp", (0,), _arguments(v36h.rosen_args, n=100), {"n": 6}),
+    Variant("mse_square_1e4x100", "mse_square", (0, 1), v36h.regression_args, {"n": 9, "d": 4}),
+    Variant("mse_norm_1e4x100", "mse_norm", (0,), _arguments(v36h.regression_args, bias=False), {"n": 9, "d": 4}),
+    Variant("mse_einsum_1e4x100", "mse_einsum", (0,), _arguments(v36h.regression_args, bias=False),
+            {"n": 9, "d": 4}),
+    Variant("mse_square_128x1", "mse_square", (0, 1), _arguments(v36h.regression_args, n=128, d=1), {"n": 9, "d": 1}),
+    Variant("logistic_log1p_1e4x100", "logistic_log1p", (0, 1), _arguments(v36h.logistic_args, signs=True),
+            {"n": 9, "d": 4}),
+    Variant("logistic_sigmoid_1e4x100", "logistic_sigmoid", (0, 1), v36h.logistic_args, {"n": 9, "d": 4}),
+    Variant("mlp_layers_256x784x128x64x10", "mlp_layers", (0,), v36h.mlp_args, {"B": 5, "sizes": (6, 4, 3, 3)}),
+    Variant("rnn_list_T50_h128", "rnn_list", (0, 1, 2), v36h.rnn_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
+    Variant("rk4_dict_100x10", "rk4_dict", (0, 1), v36h.rk4_dict_args, {"n": 4, "steps": 3}),
+    Variant("pendulum_class_100", "pendulum_class", (0, 1), v36h.pendulum_args, {"steps": 6}),
 ]
 
 
@@ -428,14 +449,39 @@ def rel_err(got, want):
     return max(float(np.max(np.abs(a - b))) / max(float(np.max(np.abs(b))), 1e-300) for a, b in zip(g, w))
 
 
+def _paths(value):
+    """The paths of a tree's leaves (dict keys sorted, list and tuple items in order), as leaves() orders them."""
+    if isinstance(value, dict):
+        return [(k,) + p for k in sorted(value) for p in _paths(value[k])]
+    if isinstance(value, (tuple, list)):
+        return [(k,) + p for k, v in enumerate(value) for p in _paths(v)]
+    return [()]
+
+
+def _replaced(tree, path, leaf):
+    if not path:
+        return leaf
+    key, rest = path[0], path[1:]
+    if isinstance(tree, dict):
+        return {**tree, key: _replaced(tree[key], rest, leaf)}
+    items = [_replaced(v, rest, leaf) if k == key else v for k, v in enumerate(tree)]
+    return items if isinstance(tree, list) else tuple(items)
+
+
+def _leaf(tree, path):
+    for key in path:
+        tree = tree[key]
+    return tree
+
+
 def central_differences(f, args, wrt, eps=1e-6):
-    """The hand gradient's check: float64 central differences, leaf by leaf."""
+    """The hand gradient's check: float64 central differences, leaf by leaf (an argument may be a
+    tree of dicts, lists and tuples)."""
     out = []
     for i in wrt:
         base = args[i]
-        items = sorted(base) if isinstance(base, dict) else range(len(base)) if isinstance(base, list) else [None]
-        for key in items:
-            arr = np.array(base[key] if key is not None else base, dtype=float)
+        for path in _paths(base):
+            arr = np.array(_leaf(base, path), dtype=float)
             g = np.zeros_like(arr)
             for j in np.ndindex(arr.shape):
                 vals = []
@@ -443,10 +489,7 @@ def central_differences(f, args, wrt, eps=1e-6):
                     moved = arr.copy()
                     moved[j] += step
                     a = list(args)
-                    if isinstance(base, list):  # (a list of arrays: one replaced)
-                        a[i] = [moved if k == key else v for k, v in enumerate(base)]
-                    else:
-                        a[i] = {**base, key: moved} if key is not None else (moved if arr.ndim else float(moved))
+                    a[i] = _replaced(base, path, moved if arr.ndim else float(moved))
                     vals.append(f(*a))
                 g[j] = (vals[0] - vals[1]) / (2 * eps)
             out.append(g)

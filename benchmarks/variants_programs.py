@@ -402,3 +402,10 @@ from variants36_piecewise import (  # noqa: E402, F401, I001
 from variants33_piecewise import huber_bool_mask_value_and_grad, smooth_hinge_value_and_grad  # noqa: E402, F401, I001
 from variants35_piecewise import (  # noqa: E402, F401, I001
     eps_two_hinges_value_and_grad, interval_sq_hinge_value_and_grad, quantile_huber_value_and_grad)
+# wave 36's held-out spellings of the set's nine problems (benchmarks/variants36_heldout.py)
+from variants36_heldout import (  # noqa: E402, F401, I001
+    branchy_recursion, branchy_recursion_grad, horner_poly, horner_poly_grad, logistic_log1p, logistic_log1p_grad,
+    logistic_sigmoid, logistic_sigmoid_grad, mlp_layers, mlp_layers_grad, mse_einsum, mse_einsum_grad, mse_norm,
+    mse_norm_grad, mse_square, mse_square_grad, pendulum_class, pendulum_class_grad, powers_fit, powers_fit_grad,
+    rk4_dict, rk4_dict_grad, rnn_list, rnn_list_grad, rosen_dot, rosen_dot_grad, rosen_listcomp, rosen_listcomp_grad,
+    rosen_pairs, rosen_pairs_grad)

@@ -74,6 +74,7 @@ class ShapeChecks:
         tests = []
         result = self._result(node, tests)
         self.dims[node.out.name] = result if result is not None else self._known_dims(node.out.name)
+        tests = [t for t in tests if not _never(t)]  # (``r @ r``: a length against itself)
         if not tests:
             return []
         where = self.location(node.line)
@@ -219,3 +220,13 @@ def _differ(left: ast.expr, right: ast.expr) -> ast.expr:
     if ast.unparse(right) < ast.unparse(left) and not isinstance(right, ast.Constant):
         left, right = right, left
     return ast.Compare(left, [ast.NotEq()], [right])
+
+
+def _never(test: ast.expr) -> bool:
+    """Whether `test` is false whatever the shapes: a length compared with the same expression
+    (``r.shape[0] != r.shape[0]`` of ``r @ r`` or ``np.dot(d, d)``; lengths are ints), or a
+    conjunction holding one."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_never(v) for v in test.values)
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq) \
+        and ast.dump(test.left) == ast.dump(test.comparators[0])

@@ -320,11 +320,14 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     mask = sweep.used.get(node.out.name)
     if mask is None:
         return contribution
-    # a copy: masks share subexpressions (`_either`, `_both`), and a later pass that rewrites an emitted
-    # statement in place (adjoints._shared) must not reach into another statement emitted before it
-    mask = copy.deepcopy(mask)
-    nonzero = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "not_equal", ast.Load()), [mask, ast.Constant(0.0)],
-                       [])
+
+    # a copy where it is emitted, only there: masks share subexpressions (`_either`, `_both`), and a later
+    # pass that rewrites an emitted statement in place (adjoints._shared) must not reach into another
+    # statement emitted before it; the mask of a value deep in an unrolled loop is as deep as the loop, and
+    # most contributions emit none of it
+    def nonzero():
+        return _np("not_equal", copy.deepcopy(mask), ast.Constant(0.0))
+
     shaped = _shaped_like_value(contribution, node, param, sweep)
     if not (shaped or node.rule.elementwise):
         return contribution  # (a reduction's operand, ``x.std(axis=1)``: the mask is shaped like its result)
@@ -332,8 +335,7 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     # bound, is summed back over the broadcast)
     for call in ast.walk(contribution):
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "kink" and call.args:
-            call.args[0] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "logical_and", ast.Load()),
-                                    [call.args[0], nonzero], [])
+            call.args[0] = _np("logical_and", call.args[0], nonzero())
             return contribution
     # the derivative of a kink or a tie (NaN where it holds): 0 where the value's adjoint is 0 whatever
     # the input (a Hessian's column by reverse over reverse: the cotangent of another row), since
@@ -341,7 +343,7 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     nans = [call for call in ast.walk(contribution) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
             and call.func.id in _NAN_HELPERS and call.args]
     for call in nans:
-        call.args[0] = _np("logical_and", call.args[0], copy.deepcopy(nonzero))
+        call.args[0] = _np("logical_and", call.args[0], nonzero())
     if nans or not shaped:
         return contribution
     if _unbounded_factor(node, param, sweep):
@@ -352,12 +354,12 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
         return contribution
     if isinstance(contribution, ast.Call) and getattr(contribution.func, "id", None) == "unbroadcast" \
             and contribution.args:
-        held = ast.Call(ast.Name("held_still", ast.Load()), [contribution.args[0], mask], [])
+        held = ast.Call(ast.Name("held_still", ast.Load()), [contribution.args[0], copy.deepcopy(mask)], [])
         return ast.Call(contribution.func, [held, *contribution.args[1:]], contribution.keywords)
     if not alike(operand_shape(node.inputs[node.rule.params.index(param)], sweep.shapes),
                  operand_shape(node.out, sweep.shapes)):
         return contribution
-    return ast.Call(ast.Name("held_still", ast.Load()), [contribution, mask], [])
+    return ast.Call(ast.Name("held_still", ast.Load()), [contribution, copy.deepcopy(mask)], [])
 
 
 __all__ = ["held_at_zero", "held_values", "masked", "use_masks"]

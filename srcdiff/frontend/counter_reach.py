@@ -12,19 +12,22 @@ from __future__ import annotations
 import ast
 import builtins
 
+from .reading_methods import reading_calls
+
 
 def reads_trees(stmts: list, env: dict, kinds: tuple, loop: ast.stmt | None = None) -> bool:
     """Whether `stmts` (a loop's body) read a name `env` binds to a tree (one of `kinds`) that the
     loop must be unrolled for (`counter_reaches_trees`)."""
     trees = {n.id for st in stmts for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(env.get(n.id), kinds)}
-    return bool(trees) and counter_reaches_trees(loop, trees)
+    return bool(trees) and counter_reaches_trees(loop, trees, reading_calls(env, trees, kinds))
 
 
-def counter_reaches_trees(loop: ast.stmt | None, trees: set[str]) -> bool:
+def counter_reaches_trees(loop: ast.stmt | None, trees: set[str], reading: set = frozenset()) -> bool:
     """Whether the counter of `loop`, a ``for`` over ``range``, or a name its body computes from it,
     decides which entry of one of `trees` the body reads (`_keyed`), or the body binds or writes into
     one of `trees` (either way the loop is unrolled, as before); True for any other loop (None: not
-    a loop), which this does not decide."""
+    a loop), which this does not decide.  A call of a method that only reads its object (`reading`:
+    (name, method) pairs, reading_methods.py) changes nothing."""
     if not over_range(loop):
         return True
     parts = [(loop.target, None)]
@@ -39,7 +42,7 @@ def counter_reaches_trees(loop: ast.stmt | None, trees: set[str]) -> bool:
                 new = _names(stored, (ast.Store, ast.Del)) - reached
                 reached |= new
                 grown = grown or bool(new)
-    return any(_keyed(part, trees, reached) or stored is not None and _written(stored) & trees
+    return any(_keyed(part, trees, reached) or stored is not None and _written(stored, reading) & trees
                for part, stored in parts)
 
 
@@ -92,8 +95,9 @@ def _names(node: ast.AST | None, ctx) -> set[str]:
                                        and isinstance(n.ctx, ctx)}
 
 
-def _written(node: ast.AST) -> set[str]:
-    """The names `node` binds, and those it writes into (``p["k"] = v``, ``obj.w += v``)."""
+def _written(node: ast.AST, reading: set = frozenset()) -> set[str]:
+    """The names `node` binds, and those it writes into (``p["k"] = v``, ``obj.w += v``), or whose
+    methods it calls, but for those in `reading`."""
     found = _names(node, (ast.Store, ast.Del))
     for n in ast.walk(node):
         if isinstance(n, ast.Subscript | ast.Attribute) and isinstance(n.ctx, ast.Store | ast.Del):
@@ -102,7 +106,8 @@ def _written(node: ast.AST) -> set[str]:
                 base = base.value
             if isinstance(base, ast.Name):
                 found.add(base.id)
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name):
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                and (n.func.value.id, n.func.attr) not in reading:
             found.add(n.func.value.id)  # (``p.update(...)``, ``layers.append(...)``: a method may change it)
     return found
 

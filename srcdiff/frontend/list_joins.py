@@ -37,6 +37,7 @@ import builtins
 import copy
 
 from .depends import MISSING
+from .last_items import carry_last_items
 from .list_conversions import rename_conversions
 from .list_item_writes import item_written, prepended
 from .list_slices import integer, item_slice, items_loop
@@ -80,6 +81,7 @@ def rewrite_list_joins(tree: ast.FunctionDef, names: FreeNames) -> None:
     data = {n.targets[0].id for n in own_nodes(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
             and isinstance(n.targets[0], ast.Name)
             and any(_constants(v) for v in [n.value] + (_sides(n.value) if isinstance(n.value, ast.BinOp) else []))}
+    carry_last_items(tree.body, single, names.namer)  # hs.append(f(hs[-1])) in a loop: hs_last (last_items.py)
     regrow_read_appends(tree, single)  # xs.append(v) after xs was read: xs = xs + [v] (read_appends.py)
     _Rewriter(lists, single, names, single - data).block(tree.body)
     ast.fix_missing_locations(tree)
