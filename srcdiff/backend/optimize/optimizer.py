@@ -42,7 +42,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    too: to an operand whose every axis is longer than one, from as many axes),
    ``a + (zeros_like(t) + b)`` made ``a + b``, an adjoint's pieces put back where they were cut
    (`reassembly`, `zero_restore`), a join of an array's own ends and a write into a carried array
-   made in place (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items
+   made in place (`joined_writes`, `carried_writes`), a loop's copy moved before it (`row_writes`: rows the
+   loop keeps views of never written again), stack items
    nothing reads dropped (`stack_items`), dead statements of loop bodies);
 4b. `splits` — ``np.split(x, k, axis=a)`` the list of its k slices (``np.split`` only where the length does
    not divide, to raise as it does), its adjoint's pieces given to ``split_adjoint`` as one list, then
@@ -222,7 +223,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= sameshape.drop_zero_fills(func, classes)
         changed |= reassembly.reassemble(func, classes)
         changed |= reassembly.sink_copies(func)
-        changed |= reassembly.copy_before_loops(func)
+        changed |= reassembly.copy_before_loops(func, rows=not info.derivable)  # (views of rows: code not read back)
         if one_width(func, info):  # (a float32 partner would hold the float64 terms written into it)
             changed |= zero_restore.fold_zero_sums(func, classes, info.python_loops)
         changed |= zero_restore.restore_zeroed(func, info.is_array, is_float_name)
@@ -306,7 +307,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_unread(func)
     if factored_branches.factor_branches(func, is_scalar, is_float_name):
         simplify(func, is_float_name, is_scalar)
-    row_writes.zero_after_reads(func, info.is_array) if not info.derivable else None  # (then zeroed in place)
+    row_writes.zero_after_reads(func, info.is_array) if not info.derivable else None  # (a row read, then zeroed)
     writes.zero_on_copies(func, info.is_array)
     if factor.factor_backward(func, ("backward",)):
         simplify(func, is_float_name, is_scalar)

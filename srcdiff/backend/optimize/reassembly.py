@@ -44,7 +44,7 @@ def reassemble(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
     return changed
 
 
-def copy_before_loops(func: ast.FunctionDef) -> bool:
+def copy_before_loops(func: ast.FunctionDef, rows: bool = False) -> bool:
     """``y = y.astype(d)`` (`reassemble`'s copy, or another of y) in a loop's body, where the loop binds
     `y` nowhere else, reads it only as pieces (``p = y[1:-1]``, views read before the body
     first writes into `y`) or by value, and writes into it in place: copied once, before the
@@ -56,13 +56,16 @@ def copy_before_loops(func: ast.FunctionDef) -> bool:
             u_bar = u_bar.astype(np.float64)        t9_bar = u_bar[1:-1]
             lap_bar = t9_bar * kappa    -->         lap_bar = t9_bar * kappa
             u_bar[2:] += lap_bar                    u_bar[2:] += lap_bar
+
+    With `rows` (not in code srcdiff reads back, whose lowering refuses a write into an array a view
+    holds), also where the views are rows the loop never writes again (row_writes.py).
     """
     changed = False
     for block in bodies(func.body):
         for index in range(len(block) - 1, -1, -1):
             loop = block[index]
             if isinstance(loop, (ast.For, ast.While)) and not loop.orelse:
-                found = _hoistable(func, loop) or row_copy(func, block, index)  # (views of rows not written again)
+                found = _hoistable(func, loop) or (row_copy(func, block, index) if rows else None)
                 if found is not None:
                     loop.body.remove(found)
                     if not _copied_already(block[:index], found):

@@ -15,12 +15,14 @@ them), where a hand writes into one array::
         stack.append((t13, t10))                    stack.append((t13, t10))
 
 (`reassembly` then drops the copy of a new array.)  The views read rows ``t + a`` and the writes
-fill rows ``t + b`` with ``0 <= a < b`` of a counter counting up from a number not negative: a row
-read in step t is written only in earlier steps (``t' + b = t + a`` needs ``t' < t``), so every view
-keeps the values it had when it was cut, whether it views the copy of that step or the one array.
+fill rows ``t + b`` with ``a < b`` of a counter counting up from a number s not negative, ``s + a >= 0``
+(no row counted from the end): a row read in step t is written only in earlier steps (``t' + b = t + a``
+needs ``t' < t``), so every view keeps the values it had when it was cut, whether it views the copy of
+that step or the one array; a read of the whole array by value (``np.sum(H)``) reads its current values,
+the same in both.
 Where: a ``for`` over ``range(stop)`` or ``range(start, stop)`` (start a number not negative); the
 body copies the array once (``y = y.copy()``), binds it nowhere else, and mentions it only there,
-in views ``p = y[r]`` and in writes ``y[r] = v`` (``r`` the counter plus a number, or a name bound
+in reads by value, in views ``p = y[r]`` and in writes ``y[r] = v`` (``r`` the counter plus a number, or a name bound
 to that in the body), none in a nested statement; nothing writes into the array outside the loop
 but before it, nor into a view anywhere.
 """
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import ast
 
-from .liveness import assigned_name, bodies, is_compound, is_fresh, mentions, nodes, written_into
+from .liveness import assigned_name, bodies, is_comment, is_compound, is_fresh, mentions, nodes, written_into
 from .long_axes import target_names
 from .memory import escapes
 from .writes import unwrapped_index
@@ -42,6 +44,8 @@ def row_copy(func: ast.FunctionDef, block: list[ast.stmt], index: int) -> ast.st
     if start is None:
         return None
     counter = loop.target.id
+    if any(counter in _bound_names(n) for n in nodes(ast.Module(loop.body, [])) if isinstance(n, ast.stmt)):
+        return None  # (the counter rebound in the body: its rows are not t + k)
     copies = [s for s in loop.body if _self_copy(s)]
     if len(copies) != 1:
         return None
@@ -57,7 +61,11 @@ def row_copy(func: ast.FunctionDef, block: list[ast.stmt], index: int) -> ast.st
             offsets[assigned_name(stmt)] = names[assigned_name(stmt)]
         if stmt is copy_stmt or name not in mentions(stmt):
             continue
-        if is_compound(stmt) or not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+        if is_compound(stmt):
+            return None
+        if not escapes(stmt, name) and name not in written_into(stmt) | _bound_names(stmt):
+            continue  # (read by value: the array's current values, the same in one array)
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
             return None
         target, value = stmt.targets[0], stmt.value
         if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name \
@@ -75,7 +83,7 @@ def row_copy(func: ast.FunctionDef, block: list[ast.stmt], index: int) -> ast.st
             pieces.add(target.id)
         else:
             return None
-    if not written or min(written) <= max(read, default=-1) or min(read, default=0) < 0:
+    if not written or min(written) <= max(read, default=-1) or start + min(read + written) < 0:
         return None
     if not _untouched_elsewhere(func, block, index, name, pieces, loop):
         return None
@@ -123,9 +131,12 @@ def _counter_names(body: list[ast.stmt], counter: str) -> dict[str, int]:
 
 
 def _offset(e: ast.expr, counter: str) -> int | None:
-    """k of ``t``, ``t + k``, ``k + t`` (k an int), else None."""
+    """k of ``t``, ``t + k``, ``k + t``, -k of ``t - k`` (k an int), else None."""
     if isinstance(e, ast.Name) and e.id == counter:
         return 0
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Sub) and isinstance(e.left, ast.Name) \
+            and e.left.id == counter and isinstance(e.right, ast.Constant) and type(e.right.value) is int:
+        return -e.right.value
     if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add):
         for a, b in ((e.left, e.right), (e.right, e.left)):
             if isinstance(a, ast.Name) and a.id == counter and isinstance(b, ast.Constant) and type(b.value) is int:
@@ -181,7 +192,10 @@ def zero_after_reads(func: ast.FunctionDef, is_array) -> bool:
 
 
 def _zero_after(func, body, i, is_array) -> bool:
-    stmt, alias = body[i], body[i - 1]
+    j = i - 1
+    while j > 0 and is_comment(body[j]):
+        j -= 1
+    stmt, alias = body[i], body[j]
     g, a = assigned_name(stmt), assigned_name(alias)
     call = getattr(stmt, "value", None)
     if g is None or a is None or not isinstance(alias.value, ast.Name) or alias.value.id != g or not is_array(g) \
@@ -198,18 +212,39 @@ def _zero_after(func, body, i, is_array) -> bool:
     if loads != sum(1 for s in moved for n in nodes(s) if isinstance(n, ast.Name) and n.id == a) + (
             call.args[0].id == a):
         return False  # (read elsewhere: another step, or after)
-    for s in moved:
-        if is_compound(s) or g in mentions(s) or a in written_into(s) or escapes(s, a) \
-                or mentions(where) & (written_into(s) | _bound_names(s)):
-            return False
-    if not _unshared(func, g, alias, stmt):
+    if any(mentions(where) & (written_into(s) | _bound_names(s)) or a in written_into(s) | _bound_names(s)
+           or is_compound(s) for s in moved) or not _unshared(func, g, alias, stmt):
         return False
+    if any(g in mentions(s) or escapes(s, a) for s in moved):
+        return _row_saved(body, j, i, moved, a, g, where)
     for s in moved:
         for n in nodes(s):
             if isinstance(n, ast.Name) and n.id == a:
                 n.id = g
     zero = ast.Assign([ast.Subscript(ast.Name(g, ast.Load()), unwrapped_index(where), ast.Store())], ast.Constant(0.0))
-    body[i - 1:reading[-1] + 1] = [*moved, ast.fix_missing_locations(ast.copy_location(zero, stmt))]
+    body[j:reading[-1] + 1] = [*body[j + 1:i], *moved, ast.fix_missing_locations(ast.copy_location(zero, stmt))]
+    return True
+
+
+def _row_saved(body, j: int, i: int, moved: list[ast.stmt], a: str, g: str, where: ast.expr) -> bool:
+    """Where the statements reading `a` also read `g` or keep a view of `a`, but read `a` only at the
+    zeroed index: ``a = g[i].copy()`` (that row alone) before ``g[i] = 0.0``, each ``a[i]`` then `a`."""
+    index = ast.dump(unwrapped_index(where))
+    reads = [n for s in moved for n in nodes(s) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+             and n.value.id == a]
+    count = sum(1 for s in moved for n in nodes(s) if isinstance(n, ast.Name) and n.id == a)
+    if count != len(reads) or any(ast.dump(r.slice) != index or not isinstance(r.ctx, ast.Load) for r in reads):
+        return False
+    for s in moved:
+        for parent in nodes(s):
+            for field, value in ast.iter_fields(parent):
+                if any(value is r for r in reads):
+                    setattr(parent, field, ast.Name(a, ast.Load()))
+    row = ast.Subscript(ast.Name(g, ast.Load()), unwrapped_index(where), ast.Load())
+    body[j].value = ast.Call(ast.Attribute(row, "copy", ast.Load()), [], [])
+    zero = ast.Assign([ast.Subscript(ast.Name(g, ast.Load()), unwrapped_index(where), ast.Store())], ast.Constant(0.0))
+    body[i] = ast.fix_missing_locations(ast.copy_location(zero, body[i]))
+    ast.fix_missing_locations(body[j])
     return True
 
 
