@@ -4,11 +4,11 @@ counter_reach.py unrolls a ``for`` over ``range`` whose body may change a tree i
 every method call on a tree (``pend.accel(theta, omega)``) for a change: a 100-step simulation of an
 object built from the parameters (``pend = Pendulum(c, k)``) was unrolled into 100 copies of its
 body (1200 lines, built in minutes).  A method whose source assigns no attribute or item of
-anything, declares no ``global``/``nonlocal``, and neither calls a method of its ``self`` nor hands
-``self`` to another call (either of which might change it) reads the object only: a call of it
-changes nothing the loop reads, and the loop is kept, each entry the method reads a name of its
-own (as for a body reading ``p["kp"]``).  Anything else, or a method whose source cannot be read,
-is taken for a change, as before.
+anything, declares no ``global``/``nonlocal``, calls no method but a module's (``np.sin``, not
+``self.other()`` or ``xs.append()``) and hands ``self`` to no call (any of which might change it)
+reads the object only: a call of it changes nothing the loop reads, and the loop is kept, each entry
+the method reads a name of its own (as for a body reading ``p["kp"]``).  Anything else, or a method
+whose source cannot be read, is taken for a change, as before.
 """
 
 from __future__ import annotations
@@ -47,13 +47,17 @@ def only_reads_self(func: types.FunctionType) -> bool:
     if not isinstance(fdef, (ast.FunctionDef, ast.AsyncFunctionDef)) or not fdef.args.args:
         return False
     me = fdef.args.args[0].arg
+    own = {a.arg for a in ast.walk(fdef.args) if isinstance(a, ast.arg)} | \
+        {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     for node in ast.walk(fdef):
         if isinstance(node, (ast.Global, ast.Nonlocal, ast.Lambda)) or \
                 isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
             return False
         if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute) and _root(node.func) == me:
-                return False  # self.other(...), self.items.append(...)
+            root = _root(node.func) if isinstance(node.func, ast.Attribute) else None
+            if isinstance(node.func, ast.Attribute) and (root in own or not isinstance(func.__globals__.get(root),
+                                                                                      types.ModuleType)):
+                return False  # self.other(...), self.items.append(...), xs.append(...): only np.*, math.* read
             given = [*node.args, *(k.value for k in node.keywords)]
             if any(_root(a.value if isinstance(a, ast.Starred) else a) == me for a in given):
                 return False  # helper(self), helper(self.items): it may change them

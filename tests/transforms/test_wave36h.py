@@ -27,16 +27,36 @@ What was found (the generated ``.source`` read beside the hand-written gradient)
    expression as deep as the unrolled loop, even where none of it is emitted.  The copy is now made
    only where the mask is emitted.
 
-Open (not speed, found on the way): a helper returning a dict (``return {"u": ..., "v": ...}``) is
-refused at its line as "the differentiated function returns a tree"; a loop over a dict state
-rebuilt in each step is still unrolled (rk4_dict: 1091 lines at 10 steps, 26 s to build).
+4. ``r @ r`` / ``np.dot(d, d)`` of a value dropped from the forward sweep kept a shape check comparing
+   a length with itself (``if X.shape[0] != X.shape[0]: raise``, and a ``max(a, a) != max(a, a)``):
+   such a check is now left out (ad/shape_checks.py; rosen_dot at n = 1e3 1.29x -> 1.04x).
 
-Census of the 31 programs below (grad, value_and_grad, hessian, jvp, vjp, tree, check, numba;
-``-m slow`` runs them all), before -> after: none WRONG; 1 crash (rk4_dict_deep: RecursionError)
--> 0; numba refuses at the user's line the programs NUMBA_REFUSES names, before and after.
+Open (found on the way, not changed): a helper returning a dict (``return {"u": ..., "v": ...}``) is
+refused at its line as "the differentiated function returns a tree"; a loop over a dict state rebuilt
+in each step is still unrolled (rk4_dict: 1091 lines at 10 steps, 26 s to build); horner_poly (16x
+hand, 1 us) reads its coefficients from a module tuple whose items' type the code does not know, so
+every adjoint goes through ``unbroadcast`` / ``add_adjoints`` (the same with a tuple argument); the
+generator's sum over powers (powers_fit, 8.6x) is the user's function itself at 7.6x the hand
+gradient's np.vander; np.sum of a list comprehension (rosen_listcomp, 1.75x) seeds its items' adjoints
+as NumPy scalars (``list(np.full(...))``); rnn_list's remaining 1.2x is the adjoint of the items read
+from the list after the loop (``zeros_like(h) + ...`` per step).
 
-Benchmarks (grad/hand, benchmarks/variants.py --quick, CPU clock, same run; before -> after):
-see the report of wave 36h (the table is also in the commit message).
+Census of the 31 programs below through grad, value_and_grad, hessian, jvp, vjp, tree, check and
+numba (``-m slow`` runs them all): after, none WRONG and no crash; numba refuses at the user's line the
+two programs NUMBA_REFUSES names (both refused so before this wave too).  Before, rk4_dict_deep (and
+pendulum_class at its benchmark size, 100 steps) crashed with a RecursionError in every transformation;
+the rows were not otherwise run cell by cell before the change.  A list handed to a method is refused
+at the line, before and after (REFUSED).
+
+Benchmarks (grad/hand, benchmarks/variants.py --quick --rounds 5, CPU clock; the tree before this wave
+and after run alternately, two runs each):
+
+    held out, changed     rnn_list 2.16, 2.14 -> 1.17, 1.24 (1.20); rosen_dot_1e3 1.29 -> 1.04;
+                          pendulum_class (crashed) -> 1.08; rk4_dict (crashed) -> 0.91
+    held out, unchanged   mlp_layers 1.06 -> 1.03; mse_square 0.93 -> 1.02; mse_norm 1.17 -> 1.05;
+                          mse_einsum 1.08 -> 1.02; logistic_log1p 1.06 -> 1.07; logistic_sigmoid 1.28
+                          -> 1.10; branchy_recursion 1.11 -> 1.09; rosen_pairs 1.23 -> 1.20 (noise)
+    still above 1.15      horner_poly 16x, powers_fit 8.6x, rosen_listcomp 1.75x (Open, above)
 """
 
 import pytest
@@ -118,6 +138,12 @@ def test_an_object_read_by_its_method_keeps_the_loop():
 def test_a_method_that_may_change_its_object_unrolls(name):
     """A method writing ``self.total``, or calling another method of self: the loop is unrolled (as before)."""
     assert "for " not in _source(name).split("# backward")[0]
+
+
+def test_a_list_handed_to_a_method_is_refused_at_the_line():
+    """A method appending to a list the loop hands it is not a reading method; refused at the call's line."""
+    p, = corpus.from_table(wave36h_programs.REFUSED, "wave36h", "test_wave36h", 36)
+    matrix.assert_refused_at_the_line(p, ("grad", "value_and_grad", "vjp"))
 
 
 @pytest.mark.slow

@@ -117,6 +117,18 @@ class Chain:
         return self.inner(s) + s
 
 
+class Logger:
+    """A method appending to a list it is given (taken for a change: only a module's methods are read-only;
+    a list handed to a method is refused at the line anyway)."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def step(self, out, s):
+        out.append(s)
+        return self.a * math.sin(s)
+
+
 def decay_object(a, b, n):
     """An object built from the parameters, its reading method called in a range loop (kept a loop)."""
     d = Decay(a, b)
@@ -141,6 +153,14 @@ def chain_object(a, n):
     for _ in range(n):
         s = 0.5 * c.outer(s)
     return s * s
+
+
+def logger_object(a, n):
+    log = Logger(a)
+    s, seen = 0.5, []
+    for _ in range(n):
+        s = s + log.step(seen, s)
+    return s * s + sum(seen)
 
 
 def _normal(rng, *shape):
@@ -184,3 +204,6 @@ PROGRAMS = [
     ("counter_object", counter_object, lambda r: (0.4, 5), 0),
     ("chain_object", chain_object, lambda r: (0.8, 5), 0),
 ]
+
+#: refused at the user's line, before and after (a list handed to a method)
+REFUSED = [("logger_object", logger_object, lambda r: (0.8, 4), 0)]
