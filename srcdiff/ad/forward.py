@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from ..ir.nodes import Branch, ForwardStatement, Function, Loop, Node, UserCall, Var, operand_ast
+from ..ir.nodes import Branch, ForwardStatement, Function, Loop, Node, UserCall, Var, all_nodes, operand_ast
 from ..ir.program import Assign, Break, Effect, For, If, Run, While, own_expressions, walk
 from ..rules.structural import APPEND
 from .checkpoint import push_state, recompute
@@ -24,7 +24,7 @@ def build_forward(function: Function, sweep: Sweep, returns: list[ast.expr], wit
     stacks += [s for p in sweep.plans.values() for s in p.stacks]
     stacks += [p.checkpoints for p in sweep.plans.values() if p.checkpoints]
     body = [Assign([s], ast.List([], ast.Load())) for s in sorted(stacks, key=_natural)]
-    body += _block(function.body, sweep)
+    body += _block(function.body, sweep, defs={n.out.name: n for n in all_nodes(function)})
     needed, restored = set(), set()
     for stmt in walk(sweep.stmts):
         needed |= _reads(stmt)
@@ -44,14 +44,14 @@ def _natural(name: str):
     return (head, int(tail)) if tail.isdigit() else (name, 0)
 
 
-def _block(block, sweep: Sweep, in_loop: bool = False) -> list:
+def _block(block, sweep: Sweep, in_loop: bool = False, defs=None) -> list:
     out = []
     for item in block.nodes:
         if isinstance(item, Branch):
-            out.append(If(operand_ast(item.test), _block(item.body, sweep, in_loop),
-                          _block(item.orelse, sweep, in_loop), item.line))
+            out.append(If(operand_ast(item.test), _block(item.body, sweep, in_loop, defs),
+                          _block(item.orelse, sweep, in_loop, defs), item.line))
         elif isinstance(item, Loop):
-            out += _loop(item, sweep)
+            out += _loop(item, sweep, defs)
         elif isinstance(item, UserCall) and item.id in sweep.pullbacks:
             call = ast.Call(ast.Name(sweep.pullbacks[("vjp", item.id)], ast.Load()), item.expr.args,
                             item.expr.keywords)
@@ -61,17 +61,17 @@ def _block(block, sweep: Sweep, in_loop: bool = False) -> list:
         elif item.rule is APPEND:
             out.append(Effect(item.expr, item.line))
         else:  # (a kink's or a tie's value in a derivable gradient: `tied`, ad/tied_values.py)
-            out.append(tied_node(item, sweep, in_loop))
+            out.append(tied_node(item, sweep, in_loop, defs or {}))
     return out
 
 
-def _loop(loop: Loop, sweep: Sweep) -> list:
+def _loop(loop: Loop, sweep: Sweep, defs=None) -> list:
     plan = sweep.plans.get(id(loop), LoopPlan())
     before = [Assign([c.var.name], operand_ast(c.init), loop.line) for c in loop.carried if c.var != c.init]
     before += [Assign([n], ast.Constant(None), loop.line) for n in plan.preset]
     if plan.count:
         before.append(Assign([plan.count], ast.Constant(0), loop.line))
-    body = _block(loop.body, sweep, True)
+    body = _block(loop.body, sweep, True, defs)
     pushes = []
     if plan.stack:
         names = [ast.Name(n, ast.Load()) for n in plan.saved]
