@@ -29,7 +29,8 @@ What was found (the generated ``.source`` read beside the hand-written gradient)
 
 4. ``r @ r`` / ``np.dot(d, d)`` of a value dropped from the forward sweep kept a shape check comparing
    a length with itself (``if X.shape[0] != X.shape[0]: raise``, and a ``max(a, a) != max(a, a)``):
-   such a check is now left out (ad/shape_checks.py; rosen_dot at n = 1e3 1.29x -> 1.04x).
+   such a check is now left out (ad/shape_checks.py; rosen_dot at n = 1e3 1.23x -> 1.13x, three
+   alternating runs of 9 rounds).
 
 Open (found on the way, not changed): a helper returning a dict (``return {"u": ..., "v": ...}``) is
 refused at its line as "the differentiated function returns a tree"; a loop over a dict state rebuilt
@@ -51,7 +52,8 @@ at the line, before and after (REFUSED).
 Benchmarks (grad/hand, benchmarks/variants.py --quick --rounds 5, CPU clock; the tree before this wave
 and after run alternately, two runs each):
 
-    held out, changed     rnn_list 2.16, 2.14 -> 1.17, 1.24 (1.20); rosen_dot_1e3 1.29 -> 1.04;
+    held out, changed     rnn_list 2.16, 2.14, 2.11, 2.07 -> 1.17, 1.24, 1.20, 1.19; rosen_dot_1e3 1.25,
+                          1.23, 1.21 -> 1.13, 1.14, 1.11 (--rounds 9);
                           pendulum_class (crashed) -> 1.08; rk4_dict (crashed) -> 0.91
     held out, unchanged   mlp_layers 1.06 -> 1.03; mse_square 0.93 -> 1.02; mse_norm 1.17 -> 1.05;
                           mse_einsum 1.08 -> 1.02; logistic_log1p 1.06 -> 1.07; logistic_sigmoid 1.28
