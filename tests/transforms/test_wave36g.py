@@ -1,0 +1,98 @@
+"""Wave 36g: the findings waves 35a-35i left refused, each a class, with variants written the way users
+write them (wave36g_programs.py, wave36g_config.py), through grad, value_and_grad, hessian, hvp, jvp, vjp,
+jacobian, a tree, float32 and jit="numba" against float64 central differences (matrix.py, closure_cells.py).
+
+CENSUS
+
+Found and fixed (each a class, with variants here):
+
+1. NumPy's own keyword for an operand was refused ("unsupported arguments for numpy.median: missing a
+   required argument: 'x'"): ``np.median(a=x)``, ``np.sum(a=x)``, ``np.clip(a=x, a_min=.., a_max=..)``,
+   ``np.median(axis=0, a=X)``, ``np.dot(a=.., b=..)``, ``np.linalg.solve(a=A, b=b)``: srcdiff's rules
+   name their operands ``x``, ``y``.  Such a call is now the same call with those operands passed by
+   position (lower/library_keywords.py, before a call is lowered: every path that binds a rule sees it),
+   where the library's leading parameter has a name the rule does not know and the rule has an operand
+   in its place; NumPy 2.1's ``np.clip(x, min=.., max=..)`` is written ``a_min=``, ``a_max=``.
+2. ``np.split(W, [n], axis=1)`` with n computed from a shape was refused ("[n] must be a constant here":
+   a gradient is compiled per number of axes): the pieces of a split at a list of positions are NumPy's
+   slices between them, which have rules, so such a split (np.array_split at positions, np.hsplit,
+   np.vsplit, np.dsplit too) is lowered as the tuple of those slices (lower/split_positions.py).  A split
+   into a number of pieces computed when run is still refused at the line (how many values is unknown).
+3. ``dist = [0.0] + [10.0] * 4`` written by index was refused ("not known to be a new array"): a join of
+   lists of numbers was rewritten as a list built by append, but its name was taken for data whose items
+   are not written as a new list, so neither held.  A list of numbers written in the code, repeated or
+   joined (frontend/list_numbers.py), is now data lowering keeps whole, as ``[0.0] * n`` is; a list
+   built from ``[]`` by append, then written by index, was refused the same way (``[]`` counted as a list
+   of numbers): it is written as a new list now, item by item.
+4. ``low, high = [0.0] * 2, [0.0] * 2`` then written by index on either side of a test: "low is a list on
+   one side of this branch and not on the other" (untrue: a list on both).  Names bound so by a tuple are
+   data as a single name's are; a name bound to such a list and, elsewhere, to another list (``acc = [a +
+   v for a in acc]`` on one side of a test) is built item by item at both bindings (split from a tuple
+   assignment where needed).  The refusal that remains says what each side holds.
+5. hyd_bucket_spill (wave 35b): ``q = 0.0; if s > smax: q = s - smax; q += k * s; flows.append(q)`` over a
+   list parameter was refused ("flows shares its memory with q"): the check that an update in a loop
+   changes no array another name took in an earlier iteration counted q's array, made by the body anew in
+   every iteration, as the one flows holds.  An update whose target the body makes (not carried into the
+   iteration) is no longer taken for one (lower/loops.py); an update of a carried array a list holds, or
+   of an array appended before the update in the same iteration, is still refused (STILL_REFUSED).
+6. Another module's dicts read by attribute (``cfg.WEIGHTS["l2"]``, ``for name in cfg.WEIGHTS:
+   cfg.WEIGHTS[name]``, ``cfg.WEIGHTS.get("c", 0.1)``, ``cfg.LAYERS[i]["scale"]``) were refused ("a dict
+   another module holds"): they are read as the module's own dicts are (lower/module_arrays.py,
+   subscripts.py), by the name the function's globals give the module.  jit="numba" refuses the dict read
+   at a loop's key at the user's line, as for the module's own dict.
+
+Open (not reached in this wave): a graph dict keyed by strings (soft_shortest_path of waves 34b/35a,
+refused at the line); has_aux's dict aux under vmap (batched gradient, aux one example at a time, with a
+PerExampleWarning that says so); a while loop whose count the batched example decides, under vmap (one
+example at a time, with a warning).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from . import closure_cells, corpus, matrix
+from . import wave36g_programs as w
+
+ALL = ("grad", "value_and_grad", "hessian", "hvp", "jvp", "vjp", "jacobian", "tree", "float32")
+assert set(closure_cells.EXTRA) <= set(ALL)  # (importing closure_cells registers jacobian, hvp and float32)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+def table(rows):
+    return corpus.from_table(rows, "w36g", "wave36g_programs", 36)
+
+
+ACCEPTED = w.KEYWORDS + w.SPLITS + w.LISTS + w.UPDATES + w.MODULE_DATA
+#: the rows the default run keeps, one or two of each class (`-m slow` runs them all)
+KEPT = {"median_keyword", "split_gates", "relax_joined", "two_lists_either_side", "hyd_bucket_spill",
+        "weighted_by_module_dict"}
+#: jit="numba" refuses at the user's line: a dict another module holds read at a loop's key (as the
+#: module's own dict is: numba takes no Python dict)
+NUMBA_REFUSED = {"terms_of_module_dict"}
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in table(ACCEPTED)], ids=_name)
+def test_first_order(program):
+    matrix.assert_ok(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", table(ACCEPTED), ids=_name)
+def test_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)
+
+
+@pytest.mark.slow  # (numba compiles for seconds a program)
+@pytest.mark.parametrize("program", table(ACCEPTED), ids=_name)
+def test_numba(program):
+    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "carried_array_history", p)
+                                     for p in table(w.STILL_REFUSED)], ids=_name)
+def test_an_update_of_an_array_a_list_holds_is_still_refused_at_the_line(program):
+    matrix.assert_refused_at_the_line(program, ("grad", "jvp", "tree"))
