@@ -42,11 +42,16 @@ def split_computed(lower: ExpressionLowerer, node: ast.Call, func, target):
             or not _read_twice_alike(array) or not all(_read_twice_alike(c) for c in cuts.elts):
         return None
     axis = _axis(lower, func, bound, array)
-    if axis is MISSING:
-        return None
     bounds = [None, *cuts.elts, None]
-    pieces = [_piece(array, axis, start, stop) for start, stop in zip(bounds, bounds[1:])]
-    return lower.expr(ast.fix_missing_locations(ast.copy_location(ast.Tuple(pieces, ast.Load()), node)), target)
+
+    def pieces(along: int) -> ast.Tuple:
+        return ast.Tuple([_piece(array, along, a, b) for a, b in zip(bounds, bounds[1:])], ast.Load())
+    if axis is MISSING:  # np.hsplit of an array whose number of axes is known only when run
+        more = ast.Compare(ast.Attribute(copy.deepcopy(array), "ndim", ast.Load()), [ast.Gt()], [ast.Constant(1)])
+        split = ast.IfExp(more, pieces(1), pieces(0))
+    else:
+        split = pieces(axis)
+    return lower.expr(ast.fix_missing_locations(ast.copy_location(split, node)), target)
 
 
 def _axis(lower: ExpressionLowerer, func, bound, array: ast.expr):
@@ -56,7 +61,7 @@ def _axis(lower: ExpressionLowerer, func, bound, array: ast.expr):
         return 0 if given is None else constant(lower.state, given)
     if axis == "h":
         ndim = lower.state.facts.ndim(lower.expr(array))
-        return MISSING if ndim is None else 1 if ndim > 1 else 0
+        return ndim if ndim is MISSING else 1 if ndim > 1 else 0
     return axis
 
 

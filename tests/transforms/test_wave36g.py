@@ -41,8 +41,16 @@ Found and fixed (each a class, with variants here):
    subscripts.py), by the name the function's globals give the module.  jit="numba" refuses the dict read
    at a loop's key at the user's line, as for the module's own dict.
 
-Open (not reached in this wave): a graph dict keyed by strings (soft_shortest_path of waves 34b/35a,
-refused at the line); has_aux's dict aux under vmap (batched gradient, aux one example at a time, with a
+7. A dict the function makes, keyed by a graph's node names and read, written and tested (``nxt in dist``)
+   at the names its loops give (soft_shortest_path, hard_shortest_path, int_keyed_longest of wave 35a,
+   or_soft_shortest_path of wave 34b: "dist is a dict the function makes ..., read here at a key computed
+   as it runs"): a loop whose body reads, writes or tests such a dict at its target's names, at any depth
+   (in an inner loop, a branch), is unrolled as a loop writing one at its own level was
+   (frontend/keyed_writes.py), over items known now: a module list sliced (``ORDER[:-1]``) and a module
+   dict of lists of keys read at a key an outer unrolled loop gives (``GRAPH.get(node, [])``,
+   ``GRAPH[node]``; frontend/module_constants.py), an empty list of items a loop of none.
+
+Open (not reached in this wave): has_aux's dict aux under vmap (batched gradient, aux one example at a time, with a
 PerExampleWarning that says so); a while loop whose count the batched example decides, under vmap (one
 example at a time, with a warning).
 """
@@ -52,6 +60,7 @@ from __future__ import annotations
 import pytest
 
 from . import closure_cells, corpus, matrix
+from . import wave35a_programs as w35a
 from . import wave36g_programs as w
 
 ALL = ("grad", "value_and_grad", "hessian", "hvp", "jvp", "vjp", "jacobian", "tree", "float32")
@@ -66,10 +75,12 @@ def table(rows):
     return corpus.from_table(rows, "w36g", "wave36g_programs", 36)
 
 
-ACCEPTED = w.KEYWORDS + w.SPLITS + w.LISTS + w.UPDATES + w.MODULE_DATA
+#: wave 35a's graphs, refused until this wave
+GRAPHS_35A = [r for r in w35a.GRAPHS if r[0] in ("soft_shortest_path", "hard_shortest_path", "int_keyed_longest")]
+ACCEPTED = w.KEYWORDS + w.SPLITS + w.LISTS + w.UPDATES + w.MODULE_DATA + w.GRAPHS + GRAPHS_35A
 #: the rows the default run keeps, one or two of each class (`-m slow` runs them all)
 KEPT = {"median_keyword", "split_gates", "relax_joined", "two_lists_either_side", "hyd_bucket_spill",
-        "weighted_by_module_dict"}
+        "weighted_by_module_dict", "critical_path"}
 #: jit="numba" refuses at the user's line: a dict another module holds read at a loop's key (as the
 #: module's own dict is: numba takes no Python dict)
 NUMBA_REFUSED = {"terms_of_module_dict"}

@@ -304,3 +304,59 @@ MODULE_DATA = [
     ("layers_of_module_list", layers_of_module_list, lambda r: (r.normal(size=3),), 0),
     ("table_of_module_list", table_of_module_list, lambda r: (r.normal(size=3),), 0),
 ]
+
+
+# ---- 6. a dict keyed by a graph's node names, read and written at the names its loops give ----
+
+GRAPH = {"s": [("a", 0), ("b", 1)], "a": [("c", 2), ("t", 3)], "b": [("c", 4), ("t", 5)], "c": [("t", 6)]}
+NODES = ["s", "a", "b", "c", "t"]
+NAMED = [("s", "a", 0), ("s", "b", 1), ("a", "c", 2), ("a", "t", 3), ("b", "c", 4), ("b", "t", 5), ("c", "t", 6)]
+LEVELS = {0: [(1, 0), (2, 1)], 1: [(2, 2), (3, 3)], 2: [(3, 4)]}
+
+
+def critical_path(w):
+    arrival = {n: 0.0 for n in NODES}
+    for u in NODES:
+        for v, e in GRAPH.get(u, []):
+            arrival[v] = max(arrival[v], arrival[u] + np.exp(w[e]))
+    return arrival["t"]
+
+
+def soft_longest(w, tau=0.5):
+    best = {}
+    best["s"] = 0.0
+    for u in NODES[:-1]:
+        for v, e in GRAPH[u]:
+            cand = best[u] + w[e] ** 2
+            if v not in best:
+                best[v] = cand
+            else:
+                best[v] = tau * np.logaddexp(best[v] / tau, cand / tau)
+    return best["t"]
+
+
+def named_edge_flows(w):
+    inflow = {"s": 1.0}
+    for u, v, e in NAMED:
+        share = inflow[u] / (1.0 + np.exp(-w[e]))
+        if v in inflow:
+            inflow[v] = inflow[v] + share
+        else:
+            inflow[v] = share
+    return inflow["t"] * inflow["c"]
+
+
+def int_levels(w):
+    value = {0: 1.0}
+    for u in range(3):
+        for v, e in LEVELS[u]:
+            value[v] = value.get(v, 0.0) + value[u] * np.tanh(w[e])
+    return value[3] ** 2
+
+
+GRAPHS = [
+    ("critical_path", critical_path, lambda r: (np.array([0.3, -0.2, 0.5, 0.1, -0.4, 0.7, 0.2]),), 0),
+    ("soft_longest", soft_longest, lambda r: (r.normal(size=7),), 0),
+    ("named_edge_flows", named_edge_flows, lambda r: (r.normal(size=7),), 0),
+    ("int_levels", int_levels, lambda r: (r.normal(size=5),), 0),
+]
