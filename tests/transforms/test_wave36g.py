@@ -50,6 +50,12 @@ Found and fixed (each a class, with variants here):
    dict of lists of keys read at a key an outer unrolled loop gives (``GRAPH.get(node, [])``,
    ``GRAPH[node]``; frontend/module_constants.py), an empty list of items a loop of none.
 
+8. Reason made true: vmap(f) of a function returning a dict it builds (``return loss, aux`` of ``aux = {...}``,
+   and so the aux of vmap(grad(f, has_aux=True))) said the dict "is supported only as a local tree assigned
+   to a name" (it was).  It now says that the dict is returned, which the code srcdiff writes does not do,
+   and to return its values as a tuple (lower/static_dicts.py); the batch still runs one example at a time,
+   with a PerExampleWarning saying so.
+
 Open (not reached in this wave): has_aux's dict aux under vmap (batched gradient, aux one example at a time, with a
 PerExampleWarning that says so); a while loop whose count the batched example decides, under vmap (one
 example at a time, with a warning).
@@ -57,7 +63,10 @@ example at a time, with a warning).
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+
+import srcdiff
 
 from . import closure_cells, corpus, matrix
 from . import wave35a_programs as w35a
@@ -107,3 +116,27 @@ def test_numba(program):
                                      for p in table(w.STILL_REFUSED)], ids=_name)
 def test_an_update_of_an_array_a_list_holds_is_still_refused_at_the_line(program):
     matrix.assert_refused_at_the_line(program, ("grad", "jvp", "tree"))
+
+
+# ---- 8. vmap of a function returning a dict (has_aux's aux): what the refusal says ----
+
+def dict_aux(w, x, y):
+    z = x @ w
+    aux = {"prediction": z, "error": z - y}
+    return (z - y) ** 2, aux
+
+
+def test_a_returned_dict_is_said_to_be_returned():
+    """vmap(f) (or the aux of vmap(grad(f, has_aux=True))) of a function returning a dict it builds said the
+    dict "is supported only as a local tree assigned to a name" (it was); it now says that the dict is
+    returned, which batched code does not do, and what to return instead; the batch runs one example at a
+    time (a PerExampleWarning), as before, and agrees with the function."""
+    rng = np.random.default_rng(3)
+    w, x, y = rng.normal(size=3), rng.normal(size=(4, 3)), rng.normal(size=4)
+    for f in (dict_aux, srcdiff.grad(dict_aux, has_aux=True)):
+        with pytest.raises(srcdiff.SrcDiffError, match=r"(?s)test_wave36g\.py:\d+: .*this dict .* is returned.*"
+                           r"return its values as a tuple|tuple of arrays"):
+            srcdiff.vmap(f, in_axes=(None, 0, 0), per_example="refuse")(w, x, y)
+    with pytest.warns(srcdiff.PerExampleWarning, match="is returned"):
+        _, aux = srcdiff.vmap(dict_aux, in_axes=(None, 0, 0))(w, x, y)
+    np.testing.assert_allclose(aux["error"], x @ w - y, rtol=1e-12)
