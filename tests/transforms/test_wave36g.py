@@ -24,8 +24,9 @@ Found and fixed (each a class, with variants here):
    joined (frontend/list_numbers.py), is now data lowering keeps whole, as ``[0.0] * n`` is; a list
    built from ``[]`` by append, then written by index, was refused the same way (``[]`` counted as a list
    of numbers): it is written as a new list now, item by item.
-4. ``low, high = [0.0] * 2, [0.0] * 2`` then written by index on either side of a test: "low is a list on
-   one side of this branch and not on the other" (untrue: a list on both).  Names bound so by a tuple are
+4. ``low, high = [0.0] * 2, [0.0] * 2`` then written by index on either side of a test, or on one side of an
+   ``if`` without ``else`` in a loop (``best, count = [0.0, 0.0, 0.0], [0, 0, 0]``): "low is a list on one
+   side of this branch and not on the other" (untrue: a list on both).  Names bound so by a tuple are
    data as a single name's are; a name bound to such a list and, elsewhere, to another list (``acc = [a +
    v for a in acc]`` on one side of a test) is built item by item at both bindings (split from a tuple
    assignment where needed).  The refusal that remains says what each side holds.
@@ -56,6 +57,14 @@ Found and fixed (each a class, with variants here):
    and to return its values as a tuple (lower/static_dicts.py); the batch still runs one example at a time,
    with a PerExampleWarning saying so.
 
+9. Found while testing (a silent wrong gradient, on main before this wave): jacobian(f) of a function whose
+   ``acc += v; history.append(acc)`` grad refuses (NumPy changes every item history holds) answered a wrong
+   Jacobian, and grad of a caller ``np.sum(helper(w, X) * 1.0)`` a wrong gradient: inlining a helper
+   (ad/inline_copy.py) renamed its nodes' values but not the names an update's node gives of the values
+   sharing its array (``sharers``), so the check read the caller's values of those names, one a number,
+   and let the update pass as a new value (jacobian(f) differentiates ``np.sum(f(...) * cotangent)``).
+   Those names are renamed with the node now: refused at the helper's line (wave36g_helpers.py).
+
 Open (not reached in this wave): has_aux's dict aux under vmap (batched gradient, aux one example at a time, with a
 PerExampleWarning that says so); a while loop whose count the batched example decides, under vmap (one
 example at a time, with a warning).
@@ -70,6 +79,7 @@ import srcdiff
 
 from . import closure_cells, corpus, matrix
 from . import wave35a_programs as w35a
+from . import wave36g_helpers as h
 from . import wave36g_programs as w
 
 ALL = ("grad", "value_and_grad", "hessian", "hvp", "jvp", "vjp", "jacobian", "tree", "float32")
@@ -140,3 +150,24 @@ def test_a_returned_dict_is_said_to_be_returned():
     with pytest.warns(srcdiff.PerExampleWarning, match="is returned"):
         _, aux = srcdiff.vmap(dict_aux, in_axes=(None, 0, 0))(w, x, y)
     np.testing.assert_allclose(aux["error"], x @ w - y, rtol=1e-12)
+
+
+# ---- 9. a helper's update of an array a list holds, called by a function with temporaries of its names ----
+
+def helpers(rows):
+    return corpus.from_table(rows, "w36g", "wave36g_helpers", 36)
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "history_scaled", p) for p in helpers(h.REFUSED)]
+                         + [p for p in table(w.STILL_REFUSED) if _name(p) == "carried_array_history"], ids=_name)
+def test_a_helpers_update_of_an_array_a_list_holds_is_refused_at_its_line(program):
+    """jacobian(f) of carried_array_history (grad refuses it) was silently wrong, and so was grad of
+    ``np.sum(history(w, X) * 1.0)``: the inlined helper's update named the values sharing its array by the
+    helper's names, read in the caller, where one of them was a number of the caller's."""
+    matrix.assert_refused_at_the_line(program, ("grad", "jacobian", "vjp"))
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "running_scaled", p) for p in helpers(h.ACCEPTED)],
+                         ids=_name)
+def test_a_helpers_update_shared_with_numbers_only_agrees(program):
+    matrix.assert_ok_or_na(program, ALL)
