@@ -2,7 +2,26 @@
 write them (wave36g_programs.py, wave36g_config.py), through grad, value_and_grad, hessian, hvp, jvp, vjp,
 jacobian, a tree, float32 and jit="numba" against float64 central differences (matrix.py, closure_cells.py).
 
-CENSUS
+Census of wave36g_programs.py (38 programs: keywords, splits, lists, updates, module data, graphs, wave
+35a's three graphs, and the two updates still refused; 10 transformations each; ok / n/a / refused at the
+user's line / WRONG; no crash or error of the generated code before or after), before -> after:
+
+                    before:  ok  n/a  ref WRONG     after:  ok  n/a  ref WRONG
+    grad                      3    0   35     0             36    0    2     0
+    value_and_grad            3    0   35     0             36    0    2     0
+    hessian                   3   35    0     0             36    2    0     0
+    hvp                       3    0   35     0             36    0    2     0
+    jvp                       3    0   35     0             36    0    2     0
+    vjp                       3    0   35     0             36    0    2     0
+    jacobian                  4    0   33     1             36    0    2     0
+    tree                      3    0   35     0             36    0    2     0
+    float32                   3    0   35     0             36    0    2     0
+    numba                     3    0   35     0             35    0    3     0
+
+(The WRONG cell before: jacobian of carried_array_history, fix 9.  numba's refusal after: a dict another
+module holds read at a loop's key, as for the module's own dict.)  wave36g_helpers.py's two callers of a
+helper updating an array a list holds: WRONG in every transformation but the Hessian (n/a) before, the
+value too, refused at the helper's line after; its two accepted helpers agree before and after.
 
 Found and fixed (each a class, with variants here):
 
