@@ -50,7 +50,7 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
             return Const(known)
     key = _text_key(lower, node.slice)
     if key is not None and (isinstance(node.value, ast.Name) or of_a_module(lower.state, node.value)) \
-            and (module_dict(lower.state, node.value) is not None or isinstance(lower.expr(node.value), Global)):
+            and (isinstance(lower.expr(node.value), Global) or module_dict(lower.state, node.value) is not None):
         # CONFIG["scale"]: data of the module, read when run (CONFIG[k] too, k a key of a loop over CONFIG)
         keyed = ast.copy_location(ast.Subscript(node.value, ast.copy_location(ast.Constant(key), node.slice),
                                                 ast.Load()), node)
