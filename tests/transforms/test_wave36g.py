@@ -84,6 +84,11 @@ Found and fixed (each a class, with variants here):
    and let the update pass as a new value (jacobian(f) differentiates ``np.sum(f(...) * cotangent)``).
    Those names are renamed with the node now: refused at the helper's line (wave36g_helpers.py).
 
+Other modules' rows these fixes accepted, now checked there as accepted: test_wave35b's hyd_bucket_spill,
+test_wave35a's three graphs, test_wave34b's or_soft_shortest_path, test_wave33g's ``fd.SCALES[0]["a"]``,
+test_wave34e's module_attr_dict and list_reservoir (another module's dict and list), test_wave31r's
+setdefault_groups and setdefault_groups_zip (``groups.setdefault(lab, []).append(v)``: a list from ``[]``).
+
 Open (not reached in this wave): has_aux's dict aux under vmap (batched gradient, aux one example at a time, with a
 PerExampleWarning that says so); a while loop whose count the batched example decides, under vmap (one
 example at a time, with a warning).
