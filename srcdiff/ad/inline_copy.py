@@ -86,6 +86,11 @@ class Copier:
                        expr=self.expr(n.expr), line=self.line_of(n.line), users=[])
         if isinstance(n, ForwardStatement):
             changes["stmt"] = self.expr(n.stmt)
+        if getattr(n, "sharers", None):  # the helper's names of the values sharing an updated array, as copied
+            # (read under the helper's names, they would be the caller's values of the same names: a number
+            # there would clear the refusal of ``acc += v; history.append(acc)``, a silent wrong gradient)
+            renamed = [self.operand(Var(name)) for name in n.sharers]
+            changes["sharers"] = tuple(v.name for v in renamed) if all(isinstance(v, Var) for v in renamed) else None
         if getattr(n, "argument", None) is not None and getattr(n, "shared_with", "") is None:
             # ``x += v`` on the helper's parameter: in the caller, x is the call's operand,
             # whose array NumPy would change too (lower/writes.py refuses it unless a number)

@@ -216,8 +216,8 @@ class LoopItems(DisplayItems):
                 bounds = [self.constant(a) for a in node.args]
                 if bounds and all(isinstance(b, int) for b in bounds):
                     return [Const(i) for i in range(*bounds)]
-        # GROUPS, Cfg.NAMES, [["a", "b"], ["c"]]: module_constants.py; WEIGHTS.items(): display_items.py
-        return self.constant_items(node, force) or self.display_items(node, force)
+        # GROUPS, Cfg.NAMES, [["a", "b"], ["c"]], GRAPH.get(u, []) (none): module_constants.py; WEIGHTS.items()
+        return found if (found := self.constant_items(node, force)) is not None else self.display_items(node, force)
 
     def ordered_items(self, node: ast.Call, func, force: bool):
         """``sorted(p)``, ``sorted(p.items())``, ``reversed(layers)``, ``list(p)`` of a tree: its

@@ -31,18 +31,29 @@ class KeyedWrites:
 
     def fills_a_dict(self, s: ast.For) -> bool:
         """Whether `s`'s body writes into a dict built in the function at a name its target binds
-        (``d[lab] = v`` of ``for lab, v in ...``), at the body's own level."""
+        (``d[lab] = v`` of ``for lab, v in ...``), at the body's own level; or, anywhere in the body
+        (an inner loop, a branch), reads, writes or tests such a dict at it (``dist[node]``, ``nxt in
+        dist`` of a graph's nodes and edges: a key computed as it runs could not be read)."""
         bound = {n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)}
         for stmt in s.body:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
                 if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) else []
             for t in targets:
                 if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Name) and t.slice.id in bound \
-                        and isinstance(t.value, ast.Name):
-                    base = self.env.get(t.value.id)
-                    if isinstance(base, Node) and base.local and base.struct.kind == "dict":
-                        return True
+                        and self._local_dict(t.value):
+                    return True
+        for n in (n for stmt in s.body for n in ast.walk(stmt)):
+            if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Name) and n.slice.id in bound \
+                    and self._local_dict(n.value):
+                return True
+            if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.In, ast.NotIn)) \
+                    and isinstance(n.left, ast.Name) and n.left.id in bound and self._local_dict(n.comparators[0]):
+                return True
         return False
+
+    def _local_dict(self, node: ast.expr) -> bool:
+        base = self.env.get(node.id) if isinstance(node, ast.Name) else None
+        return isinstance(base, Node) and base.local and base.struct.kind == "dict"
 
 
 __all__ = ["KeyedWrites"]

@@ -40,6 +40,7 @@ from .depends import MISSING
 from .last_items import carry_last_items
 from .list_conversions import rename_conversions
 from .list_item_writes import item_written, prepended
+from .list_numbers import numbers_named, numbers_rebound, numbers_written, split_numbers
 from .list_slices import integer, item_slice, items_loop
 from .naming import FreeNames, inner_blocks, own_nodes
 from .read_appends import regrow_read_appends
@@ -78,12 +79,11 @@ def rewrite_list_joins(tree: ast.FunctionDef, names: FreeNames) -> None:
             isinstance(side, (ast.List, ast.ListComp)) for side in (n.left, n.right)) for n in ast.walk(tree)):
         return  # (no list to join: a display or comprehension joined, `[a] + [b]`, is one)
     single = {n for n in lists if _one_name(tree, n, names)}
-    data = {n.targets[0].id for n in own_nodes(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
-            and isinstance(n.targets[0], ast.Name)
-            and any(_constants(v) for v in [n.value] + (_sides(n.value) if isinstance(n.value, ast.BinOp) else []))}
+    rebound = numbers_rebound(own_nodes(tree)) & lists  # (built item by item, as their other lists are)
+    data = numbers_named(own_nodes(tree)) - rebound
     carry_last_items(tree.body, single, names.namer)  # hs.append(f(hs[-1])) in a loop: hs_last (last_items.py)
     regrow_read_appends(tree, single)  # xs.append(v) after xs was read: xs = xs + [v] (read_appends.py)
-    _Rewriter(lists, single, names, single - data).block(tree.body)
+    _Rewriter(lists, single, names, single - data, rebound).block(tree.body)
     ast.fix_missing_locations(tree)
 
 
@@ -148,11 +148,6 @@ def _sum_of_lists(call: ast.Call, lists: set, names: FreeNames):
     return parts if parts and all(_is_list(p, lists, names) for p in parts) else None
 
 
-def _constants(expr: ast.expr) -> bool:
-    """A display of numbers (``[0.0] * n``, ``[1.0, 2.0] + [3.0]``): data lowering keeps whole."""
-    return isinstance(expr, ast.List) and all(isinstance(e, ast.Constant) for e in expr.elts)
-
-
 def _one_name(tree: ast.FunctionDef, name: str, names: FreeNames) -> bool:
     """Whether every read of `name` is an item, a loop over it, an append, a join, or an argument
     of a library function (none of which makes a second name for the list)."""
@@ -186,8 +181,8 @@ def _append(name: str, value: ast.expr) -> ast.stmt:
 
 
 class _Rewriter:
-    def __init__(self, lists: set, single: set, names: FreeNames, writable: set):
-        self.lists, self.single, self.names = lists, single, names
+    def __init__(self, lists: set, single: set, names: FreeNames, writable: set, rebound: set):
+        self.lists, self.single, self.names, self.rebound = lists, single, names, rebound
         self.writable = writable  # lists whose items are written as new lists (list_item_writes.py)
         self.regrown: dict = {}  # a list grown while read in a loop -> the name its new lists are built in
 
@@ -257,8 +252,11 @@ class _Rewriter:
             item = ast.Subscript(_load(name), _load(k), ast.Load())
             flipped = ast.ListComp(item, [ast.comprehension(ast.Name(k, ast.Store()), steps, [], 0)])
             return [ast.Assign([ast.Name(name, ast.Store())], flipped)]
+        parts = split_numbers(stmt, self.rebound)  # low, high = [0.0] * 2, [0.0] * 2 of a low rebound elsewhere
+        if parts is not None:
+            return [made for part in parts for made in self._statement(part)]
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
-                and self._join(stmt.value):
+                and (self._join(stmt.value) or stmt.targets[0].id in self.rebound and numbers_written(stmt.value)):
             return self._built_in(stmt.targets[0].id, stmt.value)
         before = []
         for field in _always_run(stmt):
@@ -330,8 +328,7 @@ class _Rewriter:
         if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Mult))
                 and _is_list(expr, self.lists, self.names)):
             return False
-        return not (_constants(expr.left) and (_constants(expr.right) or isinstance(expr.op, ast.Mult))
-                    or isinstance(expr.op, ast.Mult) and _constants(expr.right))
+        return not numbers_written(expr)
 
     def _extend(self, held: str, expr: ast.expr, before: list) -> None:
         """Statements appending the items of the list `expr` to the list `held`, in Python's order."""

@@ -233,8 +233,38 @@ class ModuleConstants:
         if isinstance(node, (ast.List, ast.Tuple)) and any(isinstance(e, (ast.List, ast.Tuple)) for e in node.elts):
             found = self.displayed_constants(node)
             return None if found is None else [as_entry(v) for v in found]
-        found = self.module_data(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+        found = self.module_data(node) if isinstance(node, (ast.Name, ast.Attribute)) else self.module_part(node)
         return [as_entry(v) for v in found] if isinstance(found, (list, tuple)) else None
+
+    def module_part(self, node: ast.expr):
+        """A part of module data known now: ``ORDER[:-1]`` of a list of keys, ``GRAPH.get(node, [])`` or
+        ``GRAPH[node]`` of a module dict of lists of keys at a key known now (a loop's key, unrolled), its
+        dependency recorded; None otherwise (a graph's nodes and edges, looped over at their names)."""
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            base = self.module_data(node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+            bounds = [None if b is None else self.constant(b) for b in (node.slice.lower, node.slice.upper,
+                                                                       node.slice.step)]
+            given = [b is not None for b in (node.slice.lower, node.slice.upper, node.slice.step)]
+            if base is None or isinstance(base, str) or any(g and type(b) is not int for g, b in zip(given, bounds)):
+                return None
+            return base[slice(*bounds)]
+        call = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and not node.keywords and 1 <= len(node.args) <= 2
+        held = node.func.value if call else node.value if isinstance(node, ast.Subscript) else None
+        if not isinstance(held, ast.Name) or held.id in self.env:
+            return None
+        table = self.parsed.resolve(held.id)
+        key = self.constant(node.args[0] if call else node.slice)
+        if not isinstance(table, dict) or key is None or not all(_nested(v) for v in table.values()):
+            return None
+        try:
+            default = ast.literal_eval(node.args[1]) if call and len(node.args) == 2 else None
+        except ValueError:
+            return None
+        if key not in table and not (call and _nested(default)):
+            return None
+        self.deps.append(self.parsed_dependency(held.id, table))
+        return table.get(key, default)
 
     def module_records(self, node: ast.expr):
         """``ARCH``, a module list or tuple of dicts (``[{"size": 4, "act": "tanh"}, ...]``), zipped with a

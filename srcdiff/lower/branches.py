@@ -143,8 +143,14 @@ def _merge_lists(state: LoweringState, key: str, out: Var, values, line: int) ->
     # a side's None: the name unbound there (a value a loop carries from None, ``t = None`` before it, too)
     if len(lists) < len(values) and not any(isinstance(v, Const) and v.value is None
                                             or isinstance(v, Var) and v.name in state.none_entering for v in values):
-        raise state.error(line, f"{state.display(key)} is a list on one side of this branch "
-                          "and not on the other", "give it the same kind of value on both sides")
+        other = next(v for v in values if not state.is_list(v))
+        if state.sharing.owner_of(other) in state.sharing.containers:  # ``[0.0] * n``, then ``xs = [...]`` on one side
+            raise state.error(line, f"{state.display(key)} is a list of numbers written in the code (``[0.0] * n``, "
+                              "which srcdiff keeps whole, as one value) on one side of this branch and a list it "
+                              "holds item by item on the other",
+                              "build it item by item from the start: a comprehension ([0.0 for _ in range(n)])")
+        raise state.error(line, f"{state.display(key)} is a list on one side of this branch and not on the other "
+                          "(an array or a number)", "give it the same kind of value on both sides")
     state.lists.add(out.name)
     for facts in (state.frozen_lists, state.grown, state.nested):
         if any(v.name in facts for v in lists):

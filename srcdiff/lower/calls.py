@@ -27,6 +27,7 @@ from .enum_members import enum_called
 from .expressions import ExpressionLowerer
 from .fft_parts import fft_call
 from .generator_draws import lower_draw, unseeded
+from .library_keywords import positional
 from .nested import call_nested
 from .opaque import opaque
 from .point_guards import lower_guarded_where
@@ -39,6 +40,7 @@ from .user_calls import is_user_function, user_call
 
 def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     state = lower.state
+    node = positional(lower, node)  # np.median(a=x): NumPy's own name of the operand
     listed = list_consumer(lower, node, target)  # np.stack(xs) of a list built by append
     if listed is not None:
         return listed

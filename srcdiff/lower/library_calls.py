@@ -44,6 +44,8 @@ from .lists import as_array
 from .opaque import no_gradient, substitute
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .selections import lower_select
+from .split_positions import AXES as SPLITS
+from .split_positions import split_computed
 from .static_values import constant, read_when_run, static_value
 
 #: Functions (by name) that return the array namespace of their arguments.
@@ -90,6 +92,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
         return reshape_computed(lower, node, node.args[0], node.args[1], spelled, target)
     if func in COUNTED and (counted := copies_computed(lower, node, func, spelled, target)) is not None:
         return counted
+    if func in SPLITS and (pieces := split_computed(lower, node, func, target)) is not None:
+        return pieces  # np.split(W, [n], axis=1), n computed when run: W[:, :n], W[:, n:]
     if func in CONVERSIONS:
         return _conversion(lower, node, func, node.args, spelled, target)
     if rule.nograd:

@@ -33,10 +33,8 @@ from .statements import StatementLowerer
 from .static_loops import lower_static_loop, static_items
 from .static_values import static_value
 from .subscripts import subscript
-from .writes import InPlaceUpdate
 
-# The `env` key of the index of a loop over a sequence; like a user's name, it must be
-# carried into the body and dropped after the loop (its generated name is in temp_names).
+# The `env` key of a sequence loop's index: carried into the body, dropped after (its name is in temp_names)
 INDEX = "<index>"
 
 
@@ -301,7 +299,7 @@ def _loop(lower: StatementLowerer, kind: str, index: str | None, bounds, test: a
     stop = end.get(BREAK)
     stop = None if same(stop, Const(False)) else stop
     final = [Carry(c.phi, c.init, end.get(c.key, c.phi)) for c in carries]
-    _check_carried_updates(state, record.in_place, carries)  # before carries join their finals
+    _check_carried_updates(state, record.in_place, carries, made_before)  # before carries join their finals
     _check_carried_writes(state, [(state.display(c.key), f) for c, f in zip(carries, final)],
                           {t for t in record.written if t <= made_before}, line, entering)
     state.block, state.env, state.terminated, state.raised = outer, env0, False, False
@@ -373,7 +371,7 @@ def _check_carried_writes(state: LoweringState, carries: list[tuple[str, Carry]]
         sharing.join(c.var.name, c.init, c.final)
 
 
-def _check_carried_updates(state: LoweringState, updates: list[InPlaceUpdate], carries: list[_Carried]) -> None:
+def _check_carried_updates(state: LoweringState, updates: list, carries: list[_Carried], made_before: int) -> None:
     """An in-place update in a loop body also changes what another name took from its
     array in an earlier iteration (``acc += x; xs.append(acc)``): at the end of the body,
     does another name hold the array the update's target holds in the next iteration?"""
@@ -385,6 +383,8 @@ def _check_carried_updates(state: LoweringState, updates: list[InPlaceUpdate], c
         mine = state.sharing.of(target) | state.sharing.of(node.out)
         if isinstance(target, Var) and target.name in phis:
             mine |= state.sharing.of(state.env.get(phis[target.name], target))
+        elif mine and all(t > made_before for token in mine for t in state.sharing.tokens(token)):
+            continue  # made by the body (``q = 0.0; q += v; qs.append(q)``): a new array each iteration
         node.shared_with, _, node.sharers = seen_elsewhere(state, node.name, mine, node.line)
 
 

@@ -79,6 +79,11 @@ def lower_dict(lower: ExpressionLowerer, node: ast.Dict, target) -> Operand:
     try:
         items = [(ast.literal_eval(k), ast.literal_eval(v)) for k, v in zip(node.keys, node.values)]
     except ValueError:
+        if _returned(lower.state.parsed.tree, node):  # (vmap(f) of ``return loss, {"z": z}``, the aux of has_aux)
+            raise lower.state.error(node, "this dict holding values computed in the function is returned: "
+                                    "the code srcdiff writes (vmap's batched code too) returns arrays, numbers "
+                                    "and tuples of them", "return its values as a tuple (``return loss, "
+                                    "(z, r)``) and build the dict from them after the call") from None
         raise lower.state.error(node, "a dict holding values computed in the function is supported only "
                                 "as a local tree assigned to a name, or made in a loop or comprehension over "
                                 "items known when the gradient is built (range of a constant, a module tuple, "
@@ -91,6 +96,18 @@ def lower_dict(lower: ExpressionLowerer, node: ast.Dict, target) -> Operand:
         raise lower.state.error(node, "a dict of constants holds strings or numbers as keys, and None, "
                                 "numbers, strings or tuples of them as values", "read the values one by one")
     return Const(ConstDict(items))
+
+
+def _returned(tree: ast.FunctionDef, node: ast.Dict) -> bool:
+    """Whether the dict display `node` is returned by `tree`: in a `return`'s value, or bound to a name one reads."""
+    at = (node.lineno, node.col_offset)
+    names = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Dict)
+             and (n.value.lineno, n.value.col_offset) == at for t in n.targets if isinstance(t, ast.Name)}
+    for ret in (n for n in ast.walk(tree) if isinstance(n, ast.Return) and n.value is not None):
+        if any(isinstance(n, ast.Dict) and (n.lineno, n.col_offset) == at
+               or isinstance(n, ast.Name) and n.id in names for n in ast.walk(ret.value)):
+            return True
+    return False
 
 
 def _simple(value) -> bool:

@@ -49,7 +49,7 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
         if known is not MISSING:  # (an unrolled loop's keys): the number, as at constant indices
             return Const(known)
     key = _text_key(lower, node.slice)
-    if isinstance(node.value, ast.Name) and key is not None \
+    if key is not None and (isinstance(node.value, ast.Name) or of_a_module(lower.state, node.value)) \
             and (isinstance(lower.expr(node.value), Global) or module_dict(lower.state, node.value) is not None):
         # CONFIG["scale"]: data of the module, read when run (CONFIG[k] too, k a key of a loop over CONFIG)
         keyed = ast.copy_location(ast.Subscript(node.value, ast.copy_location(ast.Constant(key), node.slice),
@@ -79,9 +79,21 @@ def _module_data_item(lower: ExpressionLowerer, node: ast.expr) -> bool:
     depth = 0
     while isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
         node, depth = node.value, depth + 1
+    if depth and of_a_module(lower.state, node):  # cfg.LAYERS[0]["size"]: data another module holds, read by its name
+        return isinstance(static_value(lower.state, node, record=False), (list, tuple, dict))
     if not depth or not isinstance(node, ast.Name) or node.id in lower.state.env or node.id in lower.state.locals:
         return False
     return isinstance(static_value(lower.state, node, record=False), (list, tuple, dict))
+
+
+def of_a_module(state, node: ast.expr) -> bool:
+    """Whether `node` is ``mod.NAME`` of a module the function's globals name `mod` (``cfg.WEIGHTS``): the
+    generated code, which runs in those globals, reads it by that name, as it reads the module's own data."""
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)) or node.value.id in state.env \
+            or node.value.id in state.locals:
+        return False
+    module = state.parsed.globals.get(node.value.id)
+    return isinstance(module, type(ast)) and static_value(state, node.value, record=False) is module
 
 
 def _module_data_constant(lower: ExpressionLowerer, node: ast.Subscript):
@@ -142,8 +154,9 @@ def lower_module_dict_get(lower: ExpressionLowerer, node: ast.Call, target) -> O
     Enum member) with a default written out: data read when the function runs, as ``WEIGHTS[Term.FIT]`` is;
     a default computed in the function is refused (its derivative would be lost); None for other calls."""
     func = node.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Name)
-            and not node.keywords and 1 <= len(node.args) <= 2 and module_dict(lower.state, func.value) is not None):
+    if not (isinstance(func, ast.Attribute) and func.attr == "get"
+            and (isinstance(func.value, ast.Name) or of_a_module(lower.state, func.value)) and not node.keywords
+            and 1 <= len(node.args) <= 2 and module_dict(lower.state, func.value) is not None):
         return None
     key = node.args[0]
     if not (isinstance(key, ast.Constant) or isinstance(key, ast.Attribute) and enum_member(lower.state, key)):

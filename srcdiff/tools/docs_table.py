@@ -58,6 +58,14 @@ np.ravel(v)])` (`jit="numba"` refuses such an end when it is a number: numba rav
 `np.lib.stride_tricks.sliding_window_view(x, w)` of a vector (a name, a width, no axis) is
 `x[np.arange(len(x) - w + 1)[:, None] + np.arange(w)]`, the windows as rows.
 `np.logaddexp.accumulate` stays refused.
+
+An operand passed by NumPy's own keyword (`np.median(a=x)`, `np.sum(a=x)`, `np.clip(a=x, a_min=0.0,
+a_max=1.0)`, `np.dot(a=u, b=v)`, `np.linalg.solve(a=A, b=y)`) is the same call with the operand passed
+by position (the rules in the table name operands `x`, `y`); `np.clip(x, min=.., max=..)` (NumPy 2.1)
+is `np.clip(x, a_min=.., a_max=..)`.  `np.split(W, [n], axis=1)` (and `np.array_split`, `np.hsplit`,
+`np.vsplit`, `np.dsplit` at positions) with positions computed when the function runs (`n =
+W.shape[1] // 2`) is the tuple of the slices between them (`W[:, :n]`, `W[:, n:]`); a number of pieces
+computed when it runs stays refused at the line.
 """
 
 

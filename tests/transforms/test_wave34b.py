@@ -60,8 +60,8 @@ Found and fixed (variants in wave34b_findings.py, each checked in every transfor
    there after: "old shares its memory with flow".  The table's items are ints, so ``flow[v]`` of a
    vector is one element, not a view (lower/integer_tables.py); a matrix's row so read is still a view.
 
-Open when wave 34b ended (closed by wave 34j, test_wave34j.py, except or_soft_shortest_path, which is still
-refused, its message now saying to number the keys and keep a list read at ints):
+Open when wave 34b ended (closed by wave 34j, test_wave34j.py, except or_soft_shortest_path, closed by wave
+36g, test_wave36g.py, which unrolls the loops over the graph's nodes and edges):
 
 * BAD: gfx_skinning's Hessian and Hessian-vector product raise NumPy's "non-broadcastable output operand
   with shape (4,1) doesn't match the broadcast shape (4,2)" inside the second-order code (reported at the
@@ -105,7 +105,7 @@ def _name(p):
 #: the rows the default run keeps (`-m slow` runs them all; the findings' variants below keep the fixes' rows)
 KEPT: set = set()
 #: refused by grad at the user's line, and so by every transformation (open: see the docstring)
-REFUSED = {"or_soft_shortest_path"}
+REFUSED: set = set()  # (or_soft_shortest_path: a dict keyed by a graph's node names, fixed in wave 36g)
 #: jit="numba" refuses these at the user's line (none since wave 34j: a dict tested at a day's key,
 #: np.fft.rfftfreq, index_read of a matrix at an index array in the gradient of ``centers[labels]``)
 NUMBA_REFUSED: set = set()
@@ -127,17 +127,6 @@ def test_skinning_hessian(program):
 
 
 test_numba = TABLE.numba()
-test_what_grad_refuses_every_transformation_refuses_at_the_line = TABLE.refused_at_the_line(
-    kept={"or_soft_shortest_path"})
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open: a dict keyed by the strings of a module graph's nodes, read and "
-                   "written at keys a loop over the graph gives (srcdiff reads such a dict with constant keys "
-                   "only; the refusal says to number the keys and keep a list read at ints, which agrees)")
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_what_grad_refuses_should_agree(program):
-    matrix.assert_ok(program, ("grad",))
 
 
 # ---- an item read from a list of numbers the function made, its slot then written again ----

@@ -75,7 +75,7 @@ def _name(p):
 
 #: refused by grad at the user's line (another module's dict; a dict bound from a list at a count); another
 #: module's arrays (``data.X``) are read since wave 35e (test_wave35e.py)
-REFUSED = {"module_attr_dict", "arch_dict_bound_at_count", "list_reservoir"}
+REFUSED = {"arch_dict_bound_at_count"}  # (module_attr_dict, list_reservoir: accepted since wave 36g)
 #: jit="numba" refuses it at the user's line, saying why
 NUMBA_REFUSED = {"recursive_array_base_zero"}
 #: the rows the default run keeps (a module list of dicts: test_a_record_list_changed_in_place_is_seen)
@@ -97,7 +97,7 @@ def test_first_order(program):
     matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
 
 
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "module_attr_dict", p)
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "arch_dict_bound_at_count", p)
                                      for p in programs() if _name(p) in REFUSED], ids=_name)
 def test_what_grad_refuses_is_refused_at_the_line(program):
     matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "numba"))
