@@ -67,9 +67,7 @@ import srcdiff
 
 from . import closure_cells, corpus, matrix
 from . import wave36d_programs as w
-from .test_redteam_wave27a import cell_vmap_grad
 
-matrix.CELLS["vmap_grad"] = cell_vmap_grad
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap_grad")
 
 

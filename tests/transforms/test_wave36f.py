@@ -79,6 +79,7 @@ MAY_WRITE = re.compile(r"^(?:[A-Za-z_]\w*(?:\.\w+|\[[^\]\n]*\])+\s*(?:=(?!=)|[-+
 #: the modules that put benchmarks/ on sys.path when imported (open, above)
 ON_SYS_PATH = {"tests/transforms/wave32g_programs.py", "tests/transforms/wave33e_programs.py",
                "tests/transforms/wave34d_programs.py", "tests/transforms/wave35c_programs.py",
+               "tests/transforms/wave36c_programs.py", "tests/transforms/wave36h_programs.py",
                "tests/transforms/test_speed20_piecewise.py", "tests/transforms/test_speed21_masks.py",
                "tests/transforms/test_speed22_ties.py", "tests/transforms/matrix_report.py"}
 
