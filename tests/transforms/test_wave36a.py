@@ -110,8 +110,9 @@ def test_second_order_beside_the_tie(name, f, at, beside, transform):
     assert _cell(name, f, beside, transform, _second) == _expected(name, transform)
 
 
-@pytest.mark.parametrize("row, transform", [corpus.slow_unless(r[0] == "relu_carry" and t == "jvp", r, t)
-                                            for r in ROWS for t in FIRST if t != "numba"])
+@pytest.mark.parametrize("row, transform", [
+    pytest.param(r, t, id=f"{r[0]}-{t}", marks=() if (r[0], t) == ("relu_carry", "jvp") else pytest.mark.slow)
+    for r in ROWS for t in FIRST if t != "numba"])
 def test_first_order_at_and_beside_the_tie(row, transform):
     name, f, at, beside = row
     skip = KINKED.get(name, (0,))
