@@ -47,8 +47,7 @@ _ORDERS = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
 
 def tied_node(node: Node, sweep, in_loop: bool, definitions: dict) -> Node:
     """`node` itself, or, in a derivable gradient, a copy computing ``tied(value, ...)`` (module docstring)
-    where it is an active kink or tie: also ``np.where(a > b, x, y)`` (a leaky relu) at a == b, and
-    ``np.sort`` along an axis where two entries tie (its value is then a permutation that changes there).
+    where it is an active kink or tie: also ``np.where(a > b, x, y)`` (a leaky relu) at a == b.
     `definitions`: value name -> the node computing it."""
     func = getattr(node.rule, "func", None)
     if not sweep.derivable or sweep.once or node.out.name not in sweep.active or not isinstance(node.out, Var):
@@ -71,10 +70,6 @@ def tied_node(node: Node, sweep, in_loop: bool, definitions: dict) -> Node:
                 value = _tied(value, operands[0], bound, _at_operand(pair, node, operands[0]))
     elif func is np.where and len(operands) == 3 and (test := _comparison(node.inputs[0], definitions)):
         value = _tied(value, test.left, test.comparators[0], None)
-    elif func is np.sort and len(operands) == 1 and node.static.get("axis", -1) is not None:
-        x = copy.deepcopy(operands[0])
-        value = ast.Call(ast.Name("tied", ast.Load()), [value, _sorted_tie(operands[0], node.static.get("axis", -1)),
-                                                        x], [])
     else:
         return node
     return dataclasses.replace(node, expr=value)
@@ -86,14 +81,6 @@ def _comparison(operand, definitions: dict) -> ast.Compare | None:
     test = getattr(found, "expr", None) if getattr(getattr(found, "rule", None), "name", None) == "compare" else None
     ok = isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _ORDERS)
     return test if ok else None
-
-
-def _sorted_tie(x: ast.expr, axis: int) -> ast.expr:
-    """Whether two entries of x tie along `axis` (each row the sort sorts: True in all its entries)."""
-    test = ast.parse(f"np.any(np.diff(np.sort(X, axis={axis}), axis={axis}) == 0.0, axis={axis}, keepdims=True)",
-                     mode="eval").body
-    test.args[0].left.args[0].args[0] = copy.deepcopy(x)
-    return test
 
 
 def _tied(value: ast.expr, x: ast.expr, y: ast.expr, persist) -> ast.expr:

@@ -20,6 +20,11 @@ def kink(condition, value, x, y=0.0, axis=()):
     return picked if isinstance(value, np.ndarray) or np.ndim(picked) else picked[()]
 
 
+_FLAGS = (bool, np.bool_)
+_NUMBERS = (float, np.float64, np.float32)
+_NAN = float("nan")
+
+
 def kink_nan(condition, direction, axis=()):
     """NaN in the groups (over `axis`) where `condition` holds, 0.0 elsewhere, shaped like
     `direction` broadcast against `condition`, in its floating dtype.  `direction` (the
@@ -27,6 +32,8 @@ def kink_nan(condition, direction, axis=()):
     direction that is 0 at the kink does not make the derivative there 0, because an operand
     can be stationary at the kink and still curved (``np.maximum(x * x, 0)`` at x = 0: the
     tangent of ``x * x`` is 0, the share still jumps, and the Hessian 2 is not the shares' 1)."""
+    if type(condition) in _FLAGS and type(direction) in _NUMBERS:  # (a number's: no array made, same dtype)
+        return type(direction)(_NAN if condition else 0.0)
     direction = np.asarray(direction)
     flags = np.asarray(condition)
     if axis != ():
@@ -100,6 +107,10 @@ def tie_still_nan(condition, persist, direction, value):
     `direction` (the tangent or cotangent of `value`) is not 0, 0.0 elsewhere (``x *
     np.maximum(x, 0)`` at 0 has no second derivative; a share an unused ``np.triu`` entry
     leaves 0 has the derivative 0).  Shaped and typed as in `kink_nan`."""
+    if type(direction) in _NUMBERS and type(value) in _NUMBERS and type(condition) in _FLAGS \
+            and type(persist) in _FLAGS:
+        # (numbers, as a scalar loop's tangents are: no array made and read back)
+        return type(direction)(_NAN if condition and not persist and value == 0.0 and direction != 0.0 else 0.0)
     flags = np.logical_and(np.logical_and(condition, np.logical_not(persist)), np.equal(value, 0))
     return kink_nan(np.logical_and(flags, np.not_equal(direction, 0)), direction)
 
