@@ -92,15 +92,13 @@ def _name(p):
 
 
 #: the rows the default run keeps (cheap ones; the findings' rows hold the fixed classes; `-m slow` runs them all)
-KEPT = {"game_cournot"}
+KEPT = {"econ_arma11"}
 #: refused by grad at the user's line, and so by every transformation
 REFUSED = {"epi_household_chain", "surv_cox_accumulate", "chem_arrhenius_network", "opt_zernike_dict",
            "rank_bradley_terry_dict", "id_classmethod_helper", "id_enumerate_zip_reversed", "id_namedtuple_layers",
            "id_sorted_key_lambda"}
 #: jit="numba" refuses these at the user's line (np.add.at of a boolean mask or of a tuple of indices; a list index)
 NUMBA_REFUSED = {"chem_lj_cutoff", "mech_truss_compliance", "econ_gravity"}
-#: vmap(grad) fails inside the batched code (open: the docstring's first item)
-VMAP_OPEN = {"id_call_model_object"}
 
 
 def accepted():
@@ -115,16 +113,7 @@ def test_first_order(program):
 @pytest.mark.slow
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
-    transforms = ALL if _name(program) not in VMAP_OPEN else tuple(t for t in ALL if t != "vmap_grad")
-    matrix.assert_ok_or_na(program, transforms)
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open: vmap(grad) of a carried literal tuple rebound to a helper's tuple "
-                                       "fails inside the batched code")
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in VMAP_OPEN], ids=_name)
-def test_vmap_of_a_carried_literal_tuple(program):
-    matrix.assert_ok(program, ("vmap_grad",))
+    matrix.assert_ok_or_na(program, ALL)
 
 
 @pytest.mark.slow  # (numba compiles for seconds a program)
@@ -141,7 +130,7 @@ def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
 
 # ---- the findings' variants ----
 
-FINDINGS = {"rebound": fd.REBOUND, "unrolled_unpack": fd.UNROLLED_UNPACK}
+FINDINGS = {"rebound": fd.REBOUND, "unrolled_unpack": fd.UNROLLED_UNPACK, "carried_tuple": fd.CARRIED_TUPLE}
 ROWS = [(kind, p) for kind, table in FINDINGS.items()
         for p in corpus.from_table(table, "w36b", "wave36b_findings", 36)]
 #: the default run keeps a literal list summed after the loop, an array entering, and the unrolled unpacking
@@ -168,6 +157,13 @@ def test_a_finding_every_transformation(kind, program):
 @pytest.mark.parametrize("kind,program", ROWS, ids=_ids)
 def test_a_finding_numba(kind, program):
     matrix.assert_numba_agrees_or_refuses(program)
+
+
+def test_vmap_of_a_carried_literal_tuple():
+    """vmap(grad) of a loop carrying ``state = (0.99, 0.01, 0.0)`` rebound to a helper's tuple (an error
+    inside the batched code before)."""
+    p = next(p for k, p in ROWS if k == "carried_tuple")
+    matrix.assert_ok(p, ("vmap_grad",))
 
 
 @pytest.mark.parametrize("transform", [srcdiff.grad, srcdiff.hessian], ids=lambda t: t.__name__)

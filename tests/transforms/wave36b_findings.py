@@ -9,6 +9,11 @@ UNROLLED_UNPACK: a loop over a module dict's items unrolled (its body reads a di
 builds at the loop's key: ``fractions[name]``, ``rates[name]``) with the value unpacked in the
 target, ``for name, (a, b, c) in ANTOINE.items()``: refused ("this unpacking needs a tuple or list
 whose length srcdiff knows") where the same loop not unrolled was taken.
+
+CARRIED_TUPLE: vmap(grad) of a loop carrying a tuple of literal numbers rebound to a tuple
+(``state = (0.99, 0.01, 0.0)``, ``state = step(state, beta, gamma)`` of a helper returning a tuple, or
+a tuple display): the batched code broadcast the literal into an array of rows and then carried a
+tuple of batched items; the count guard of the unpacking raised "expected 3 values to unpack".
 """
 
 from __future__ import annotations
@@ -117,6 +122,35 @@ def unrolled_miscounted(x):
     return total
 
 
+def _sir_step(state, beta, gamma):
+    s, i, r = state
+    inf = beta * s * i
+    return (s - inf, i + inf - gamma * i, r + gamma * i)
+
+
+def carried_helper_tuple(params):
+    state = (0.99, 0.01, 0.0)
+    for _ in range(6):
+        state = _sir_step(state, params[0], params[1])
+    return state[2] + 0.5 * state[1]
+
+
+def carried_display_tuple(p):
+    pos = (0.0, 1.0)
+    for _ in range(5):
+        pos = (pos[0] + 0.1 * pos[1], pos[1] - 0.1 * p[0] * np.sin(pos[0]) - 0.05 * p[1] * pos[1])
+    return pos[0] ** 2 + pos[1]
+
+
+def carried_tuple_unpacked_after(p):
+    xy = (1.0, 0.0)
+    for _ in range(4):
+        x, y = xy
+        xy = (x * np.cos(p[0]) - y * np.sin(p[0]), x * np.sin(p[0]) + y * np.cos(p[0]) * p[1])
+    x, y = xy
+    return x * y + y ** 2
+
+
 def _vec(*values):
     return lambda rng: (np.array(values, dtype=float),)
 
@@ -136,4 +170,10 @@ UNROLLED_UNPACK = [
     ("unrolled_in_newton", unrolled_in_newton, _vec(0.35), 0),
     ("unrolled_index_pairs", unrolled_index_pairs, _vec(0.2, -0.5, 0.1), 0),
     ("unrolled_nested_value", unrolled_nested_value, _vec(0.7, -0.3), 0),
+]
+
+CARRIED_TUPLE = [
+    ("carried_helper_tuple", carried_helper_tuple, _vec(0.5, 0.2), 0),
+    ("carried_display_tuple", carried_display_tuple, _vec(0.8, 0.3), 0),
+    ("carried_tuple_unpacked_after", carried_tuple_unpacked_after, _vec(0.3, 0.9), 0),
 ]
