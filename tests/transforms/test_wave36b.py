@@ -95,8 +95,7 @@ def _name(p):
 KEPT = {"econ_arma11"}
 #: refused by grad at the user's line, and so by every transformation
 REFUSED = {"epi_household_chain", "surv_cox_accumulate", "chem_arrhenius_network", "opt_zernike_dict",
-           "rank_bradley_terry_dict", "id_classmethod_helper", "id_enumerate_zip_reversed", "id_namedtuple_layers",
-           "id_sorted_key_lambda"}
+           "rank_bradley_terry_dict", "id_classmethod_helper", "id_enumerate_zip_reversed", "id_namedtuple_layers"}
 #: jit="numba" refuses these at the user's line (np.add.at of a boolean mask or of a tuple of indices; a list index)
 NUMBA_REFUSED = {"chem_lj_cutoff", "mech_truss_compliance", "econ_gravity"}
 
@@ -130,12 +129,13 @@ def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
 
 # ---- the findings' variants ----
 
-FINDINGS = {"rebound": fd.REBOUND, "unrolled_unpack": fd.UNROLLED_UNPACK, "carried_tuple": fd.CARRIED_TUPLE}
+FINDINGS = {"rebound": fd.REBOUND, "unrolled_unpack": fd.UNROLLED_UNPACK, "carried_tuple": fd.CARRIED_TUPLE,
+            "keyed_copy": fd.KEYED_COPY}
 ROWS = [(kind, p) for kind, table in FINDINGS.items()
         for p in corpus.from_table(table, "w36b", "wave36b_findings", 36)]
 #: the default run keeps a literal list summed after the loop, an array entering, and the unrolled unpacking
 FIRST = {"w36b:rebound_literal_sum", "w36b:rebound_param_array", "w36b:unrolled_fractions",
-         "w36b:unrolled_index_pairs"}
+         "w36b:unrolled_index_pairs", "w36b:keyed_max_list"}
 
 
 def _ids(v):

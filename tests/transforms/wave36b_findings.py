@@ -14,6 +14,10 @@ CARRIED_TUPLE: vmap(grad) of a loop carrying a tuple of literal numbers rebound 
 (``state = (0.99, 0.01, 0.0)``, ``state = step(state, beta, gamma)`` of a helper returning a tuple, or
 a tuple display): the batched code broadcast the literal into an array of rows and then carried a
 tuple of batched items; the count guard of the unpacking raised "expected 3 values to unpack".
+
+KEYED_COPY: ``sorted(list(x), key=lambda v: -v)``, ``max(list(x), key=...)``, ``min(tuple(x), key=...)``: the
+sequence a copy made by ``list``/``tuple`` was taken for an iterator read once and left as written:
+"Lambda expressions are not supported".
 """
 
 from __future__ import annotations
@@ -151,6 +155,26 @@ def carried_tuple_unpacked_after(p):
     return x * y + y ** 2
 
 
+def keyed_sorted_list(x):
+    ranked = sorted(list(x), key=lambda v: -v)
+    return np.sum(np.array(ranked[:2]) ** 2) + np.mean(np.array(ranked[2:]))
+
+
+def keyed_max_list(x):
+    closest = max(list(x), key=lambda v: -abs(v - 0.3))
+    return closest ** 3 + np.sum(x)
+
+
+def keyed_min_tuple_rows(m):
+    row = min(tuple(m), key=lambda r: float(np.sum(r ** 2)))
+    return np.sum(np.sin(row)) + np.sum(m ** 2) * 0.1
+
+
+def keyed_sorted_reverse_abs(x):
+    top = sorted(list(x * 2.0), key=abs, reverse=True)
+    return top[0] * top[1] + top[-1] ** 2
+
+
 def _vec(*values):
     return lambda rng: (np.array(values, dtype=float),)
 
@@ -176,4 +200,11 @@ CARRIED_TUPLE = [
     ("carried_helper_tuple", carried_helper_tuple, _vec(0.5, 0.2), 0),
     ("carried_display_tuple", carried_display_tuple, _vec(0.8, 0.3), 0),
     ("carried_tuple_unpacked_after", carried_tuple_unpacked_after, _vec(0.3, 0.9), 0),
+]
+
+KEYED_COPY = [
+    ("keyed_sorted_list", keyed_sorted_list, _vec(0.4, 1.3, -0.2, 0.9, 0.1), 0),
+    ("keyed_max_list", keyed_max_list, _vec(0.9, 0.25, -0.6), 0),
+    ("keyed_min_tuple_rows", keyed_min_tuple_rows, lambda rng: (np.array([[0.5, 1.0], [0.2, -0.3], [1.5, 0.1]]),), 0),
+    ("keyed_sorted_reverse_abs", keyed_sorted_reverse_abs, _vec(0.4, -1.3, 0.7, 0.05), 0),
 ]
