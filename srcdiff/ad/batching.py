@@ -38,7 +38,7 @@ from ..rules.structural import APPEND
 from .batched_products import hoist_factors
 from .batching_conditions import KINDS as CONDITIONS
 from .batching_conditions import kept_test, truth_rule, whole_kind
-from .batching_dtypes import carried_init
+from .batching_dtypes import carried_init, literal_tuples
 from .batching_each_row import each_row_rule, refuse_no_rule
 from .batching_effects import effect_statement
 from .batching_gathers import KINDS as GATHERS
@@ -351,6 +351,7 @@ def _loop(loop: Loop, state: Batching) -> list:
     plain_lists = {c.init.name for c in loop.carried if isinstance(c.init, Var) and c.init.name in state.lists
                    and c.init.name not in state.containers}
     carried_rows = {c.var.name for c in loop.carried if state.batched(c.init)}
+    literal = literal_tuples(loop, state)  # (a tuple of numbers rebound to a tuple: a list of rows)
     state.containers |= {name for name in carried_rows if name in state.lists}
     while True:  # to a fixed point: a value batched at the end of an iteration is batched throughout
         state.have = entry | carried_rows
@@ -376,7 +377,7 @@ def _loop(loop: Loop, state: Batching) -> list:
     before = []
     for c in loop.carried:
         if c.var != c.init:
-            init = carried_init(state, c) if c.var.name in carried_rows else operand_ast(c.init)
+            init = carried_init(state, c, literal) if c.var.name in carried_rows else operand_ast(c.init)
             before.append(Assign([c.var.name], init, loop.line))
     copies = [c for c in loop.carried if c.final != c.var]
     values = [state.rows(c.final) if c.var.name in carried_rows else operand_ast(c.final) for c in copies]

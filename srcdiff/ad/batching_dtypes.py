@@ -15,8 +15,22 @@ from .batching_rules import call
 _NUMBERS = (float, int, complex)
 
 
-def carried_init(state, carried) -> ast.expr:
-    """The rows of the carried value `carried`'s first value (not batched itself)."""
+def literal_tuples(loop, state) -> dict:
+    """The carried values entering `loop` as a tuple of numbers written out and rebound to a tuple in it
+    (``state = (0.99, 0.01)``, ``state = step(state, beta)``), by name, each with its numbers: a list (its
+    items rows, from the first iteration on), not the tuple broadcast into an array of rows."""
+    literal = {c.var.name: c.init.value for c in loop.carried if isinstance(c.init, Const)
+               and type(c.init.value) is tuple and isinstance(c.final, Var) and c.final.name in state.lists}
+    state.lists |= set(literal)
+    return literal
+
+
+def carried_init(state, carried, literal=()) -> ast.expr:
+    """The rows of the carried value `carried`'s first value (not batched itself); of one of `literal`
+    (literal_tuples), the tuple of its numbers' rows."""
+    if carried.var.name in literal:
+        return ast.Tuple([call("broadcast_rows", ast.Constant(v), ast.Name(state.size, ast.Load()))
+                          for v in literal[carried.var.name]], ast.Load())
     rows = state.rows(carried.init)
     narrow = state.narrow
     dtype = narrow.get(carried.final.name) if isinstance(carried.final, Var) else None
@@ -29,4 +43,4 @@ def carried_init(state, carried) -> ast.expr:
     return call("broadcast_rows", call(f"np.{dtype}", operand_ast(carried.init)), ast.Name(state.size, ast.Load()))
 
 
-__all__ = ["carried_init"]
+__all__ = ["carried_init", "literal_tuples"]

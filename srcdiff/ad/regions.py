@@ -22,7 +22,7 @@ from ..ir import shapes
 from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_defines, region_reads
 from ..ir.program import AdjointStmt, Assign, CallSpec, For, If, Scatter, own_expressions, walk
 from ..rules.structural import APPEND, GETITEM
-from .adjoints import reverse_node
+from .adjoints import call, reverse_node
 from .appends import reverse_append
 from .checkpoint import checkpointed
 from .invariants import cheap_recomputed, numbers_recomputed
@@ -143,10 +143,14 @@ def reverse_loop(loop: Loop, sweep: Sweep) -> None:
     for c in seeds:
         child.defined.discard(c.var.name)
         child.owned.discard(c.var.name)
+    grown = {n.inputs[0].name for n in _nodes(loop.body) if getattr(n, "rule", None) is APPEND} & sweep.lists
     for c in seeds:  # after an iteration, the carried value's adjoint is its final value's
         if isinstance(c.final, Var) and c.final.name in sweep.active:
             fresh = c.final.name not in child.defined
-            child.contribute(c.final.name, ast.Name(sources[c.var.name], ast.Load()), None)
+            source = ast.Name(sources[c.var.name], ast.Load())
+            if c.var.name not in sweep.lists and not sweep.derivable and c.final.name in grown:
+                source = call("list_rows", source)  # (an array entering, a list grown after: its adjoint popped)
+            child.contribute(c.final.name, source, None)
             # the phi's adjoint is dead until reassigned: the final's may be written in place, except in
             # a derivable gradient, whose lowering sees the two names share one array across iterations
             if fresh and c.var.name in owned_phis and not sweep.derivable:

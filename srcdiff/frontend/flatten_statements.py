@@ -21,7 +21,7 @@ from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp, bound_entry
 from .returned_objects import ReturnedObjects
 from .state_writes import StateWrites, base_name, bound_names
-from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
+from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static
 from .trees import Struct, name_part
 from .try_blocks import TryBlocks
 from .tuple_state import TupleState
@@ -217,6 +217,8 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
             elif isinstance(entry, Node):
                 raise self.error(where, f"unpacking {entry.struct.describe()} is not supported",
                                  "read its items by key: a, b = p['a'], p['b']")
+            elif isinstance(entry, Read) and emit or type(getattr(entry, "value", getattr(entry, "obj", 0))) is tuple:
+                return self.read_unpacked(target, entry, where)  # ``(a, b) = TABLE["k"]`` of an unrolled loop
             else:
                 raise self.error(where, "this unpacking needs a tuple or list whose length srcdiff knows")
             if len(items) != len(target.elts) or any(isinstance(t, ast.Starred) for t in target.elts):

@@ -140,8 +140,12 @@ def _selection(call: ast.Call, names):
         (getattr(names.resolve(seq.func), "__module__", None) or "").split(".")[0] == "numpy"
     if ordered and ranged:
         return None
-    if not ranged and not made_by_numpy and not isinstance(seq, (ast.Name, ast.Attribute, ast.Subscript, ast.List,
-                                                                  ast.Tuple, ast.BinOp, ast.UnaryOp)):
+    # ``list(x)``, ``tuple(x)``, ``x.tolist()``: a new list Python makes once, kept in a name below as it is
+    copied = isinstance(seq, ast.Call) and (names.calls(seq, builtins.list) or names.calls(seq, builtins.tuple)) \
+        and len(seq.args) == 1 and not seq.keywords or isinstance(seq, ast.Call) and not seq.args \
+        and not seq.keywords and isinstance(seq.func, ast.Attribute) and seq.func.attr == "tolist"
+    if not ranged and not made_by_numpy and not copied and not isinstance(
+            seq, (ast.Name, ast.Attribute, ast.Subscript, ast.List, ast.Tuple, ast.BinOp, ast.UnaryOp)):
         return None  # a generator or iterator: Python reads it once, and it cannot be indexed
     before = []
     if ranged and len(seq.args) > 1:  # start and step are read again for the item: each read once, first

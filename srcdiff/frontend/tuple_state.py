@@ -28,10 +28,11 @@ variables of its own (``s_q, s_p = q0, p0``), and each new object assigns them a
 from __future__ import annotations
 
 import ast
+import copy
 
 from .naming import assigned_names
 from .rewrites import tuple_state_names
-from .tree_entries import Leaf, Node
+from .tree_entries import Const, Leaf, Node, Read, Static
 from .trees import Struct, name_part
 
 _OBJECTS = ("object", "namedtuple")
@@ -154,6 +155,22 @@ class TupleState:
         else:
             rhs = self.expr(value)
         return out + [ast.copy_location(ast.Assign([store], rhs), where)]
+
+    def read_unpacked(self, target, entry: Read | Const | Static, where) -> list:
+        """``for name, (a, b, c) in TABLE.items()`` unrolled (a dict the function builds read at the key in
+        its body): the item unpacked from the module's value as written, ``a, b, c = TABLE["benzene"]``
+        (a tuple of constants: the constants, ``src, dst = 0, 1``), which the lowering unpacks and counts
+        as Python does (as in the loop not unrolled)."""
+        entry = Const(entry.obj) if isinstance(entry, Static) else entry  # (a tuple of numbers, in a cell)
+        if isinstance(entry, Const):
+            if len(entry.value) == len(target.elts) and not any(isinstance(t, ast.Starred) for t in target.elts):
+                return [s for t, v in zip(target.elts, entry.value) for s in self.bind_entry(t, Const(v), where, True)]
+            value = ast.Constant(entry.value)  # (another count: Python's ValueError, raised where it runs)
+        else:
+            value = copy.deepcopy(entry.expr)
+        for name in assigned_names(target):
+            self.env.pop(name, None)
+        return [ast.copy_location(ast.Assign([self.store(target)], value), where)]
 
     def nested_elsewhere(self, node: Node) -> bool:
         stack = [v for v in self.env.values() if isinstance(v, Node) and v is not node]

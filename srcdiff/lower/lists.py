@@ -35,8 +35,9 @@ _GROWING = ("append", "extend", "insert")
 def _grown(state: LoweringState, target) -> bool:
     """Whether the function grows the list it names `target` (``lx = [1.0]`` then ``lx.append(v)``,
     or ``lx = lx_grown`` of a list grown so: a list grown while read, rebuilt each iteration by
-    frontend/list_joins.py): a list of numbers written as a literal is then a list of its items, as
-    ``lx = []`` is, not one constant value."""
+    frontend/list_joins.py), or binds the name to a list it builds (``lx = [f(v) for v in lx]``): a
+    list of numbers written as a literal is then a list of its items, as ``lx = []`` is, not one
+    constant value."""
     if not isinstance(target, str):
         return False
     grown, rebound = set(), {}
@@ -48,6 +49,11 @@ def _grown(state: LoweringState, target) -> bool:
             for t in n.targets:
                 if isinstance(t, ast.Name):
                     rebound.setdefault(t.id, set()).add(n.value.id)
+        elif isinstance(n, ast.Assign) and _built_list(n.value):
+            # ``q = [1.0, 1.0]`` then ``q = [f(v) for v in q]`` in a loop: the name holds a list of
+            # items after an iteration, so it is one before (a constant first, its adjoint an array
+            # the comprehension's adjoint could not pop)
+            grown.update(t.id for t in n.targets if isinstance(t, ast.Name))
     seen, todo = set(), [target]
     while todo:
         name = todo.pop()
@@ -56,6 +62,11 @@ def _grown(state: LoweringState, target) -> bool:
         seen.add(name)
         todo += [v for v in rebound.get(name, ()) if v not in seen]
     return False
+
+
+def _built_list(node: ast.expr) -> bool:
+    """A list the function builds item by item: a list comprehension, a display of computed items."""
+    return isinstance(node, ast.ListComp) or isinstance(node, ast.List) and not is_literal_data(node)
 
 
 def lower_tuple(lower: ExpressionLowerer, node: ast.Tuple, target) -> Operand:

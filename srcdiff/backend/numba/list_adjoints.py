@@ -30,6 +30,8 @@ def list_rows(a):
 
 @overload(list_rows)
 def _list_rows(a):
+    if isinstance(a, types.List):  # a carried list's adjoint that came as a list already (ad/regions.py)
+        return lambda a: [a[i] for i in range(len(a))]
     if not isinstance(a, types.Array) or a.ndim == 0:
         return None
     return lambda a: [a[i] for i in range(a.shape[0])]
