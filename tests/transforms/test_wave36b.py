@@ -94,9 +94,7 @@ import srcdiff
 from . import closure_cells, corpus, matrix
 from . import wave36b_findings as fd
 from . import wave36b_programs as w
-from .test_redteam_wave27a import cell_vmap_grad
 
-matrix.CELLS["vmap_grad"] = cell_vmap_grad
 ALL = (*matrix.FIRST_ORDER, "hessian", *closure_cells.EXTRA, "vmap_grad")
 
 
