@@ -114,9 +114,9 @@ def test_numba(program):
     matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
 
 
-#: refused by jit="numba" at the user's line once the wave's branches met ("`h` is a number on one path
-#: and an array on another": np.hsplit's pieces' adjoints seeded by a number); open, to make compile
-NUMBA_REFUSED = {"hsplit_cell_W", "hsplit_cell_one_W"}
+#: none: the np.hsplit cells (``h = 0.0`` before the loop, its adjoints joined by ``add_adjoints``), refused
+#: by jit="numba" at the user's line once the wave's branches met, compile since wave 36e (test_wave36e.py)
+NUMBA_REFUSED: set = set()
 
 
 def _program(name):
