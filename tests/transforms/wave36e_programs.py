@@ -5,9 +5,16 @@
    adjoints with it): numba refused "`h` is a number on one path and an array on another" (wave 35d's
    np.hsplit cells).  Variants: other cells, a moving average, two such states, an integer start, a float
    argument's start, a state read after the loop.
+2. Functions given as arguments in a ``functools.partial`` or a tuple or list of functions (a default
+   ``loss_fn=functools.partial(_huber, delta=0.5)``, ``acts=(np.tanh, np.sin)``): numba was passed the
+   argument itself, "non-precise type pyobject" (a bare function was left out already).  Variants: a
+   partial given at the call, of a leading argument, the count of a tuple of functions read (its
+   length kept: zeros in the functions' places).
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -83,6 +90,36 @@ def read_after(W, xs):
     return np.sum(h ** 2) + np.mean(h)
 
 
+def _huber(r, delta):
+    a = np.abs(r)
+    return np.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
+
+
+def _scaled(scale, v, p=2):
+    return scale * np.sum(np.abs(v) ** p)
+
+
+def partial_given(w, X, y, loss_fn):
+    """A partial given at the call."""
+    return np.sum(loss_fn(X @ w - y))
+
+
+def partial_default(w, X, y, loss_fn=functools.partial(_huber, delta=0.3)):  # noqa: B008  as users write it
+    return np.mean(loss_fn(X @ w - y)) + 0.1 * np.sum(w * w)
+
+
+def leading_partial(w, penalty=functools.partial(_scaled, 0.1, p=3)):  # noqa: B008
+    return np.sum(np.cos(w) * w) + penalty(w)
+
+
+def counted_functions(w, x, acts=(np.sin, np.tanh)):
+    """The count of a tuple of functions read (its mean)."""
+    total = 0.0
+    for act in acts:
+        total = total + np.sum(act(x * w))
+    return total / len(acts)
+
+
 PROGRAMS = [
     ("gated_state_W", gated_state, lambda rng: (0.5 * rng.normal(size=(3, 4)), rng.normal(size=(3, 2, 3))), 0),
     ("gated_state_one_W", gated_state, lambda rng: (0.5 * rng.normal(size=(3, 2)), rng.normal(size=(3, 2, 3))), 0),
@@ -92,4 +129,10 @@ PROGRAMS = [
     ("argument_start_w", argument_start, lambda rng: (rng.normal(size=3), rng.normal(size=(4, 3)), 0.3), 0),
     ("argument_start_s0", argument_start, lambda rng: (rng.normal(size=3), rng.normal(size=(4, 3)), 0.3), 2),
     ("read_after_W", read_after, lambda rng: (0.3 * rng.normal(size=(3, 3)), rng.normal(size=(4, 2, 3))), 0),
+    ("partial_given_w", partial_given, lambda rng: (rng.normal(size=3), rng.normal(size=(4, 3)), rng.normal(size=4),
+                                                    functools.partial(_huber, delta=0.4)), 0),
+    ("partial_default_w", partial_default, lambda rng: (rng.normal(size=3), rng.normal(size=(4, 3)),
+                                                        rng.normal(size=4)), 0),
+    ("leading_partial_w", leading_partial, lambda rng: (rng.normal(size=3),), 0),
+    ("counted_functions_w", counted_functions, lambda rng: (rng.normal(size=3), rng.normal(size=3)), 0),
 ]
