@@ -1,6 +1,6 @@
 """The first call of a ``jit="numba"`` gradient in a fresh process, cold and warm.
 
-    python benchmarks/numba_first_call.py [--problems rnn,rk4] [--profile]
+    python benchmarks/numba_first_call.py [--problems rnn,rk4 | all] [--profile]
 
 Times are CPU times of the child (the machine may be shared), which runs one thread per
 library (``OMP_NUM_THREADS`` and the like are 1 unless set).  For each problem, two fresh
@@ -105,7 +105,12 @@ def main(argv=None) -> int:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--baseline", default=None, help="another srcdiff checkout, measured beside this one")
     opts = parser.parse_args(argv)
-    wanted = [p for p in PROBLEMS if any(w in p for w in opts.problems.split(","))]
+    if opts.problems == "all":  # every problem of problems.py, not only the five measured by default
+        sys.path.insert(0, str(HERE))
+        import problems
+        wanted = [p.name for p in problems.PROBLEMS]
+    else:
+        wanted = [p for p in PROBLEMS if any(w in p for w in opts.problems.split(","))]
     copies = [("after", ROOT)] + ([("before", Path(opts.baseline).resolve())] if opts.baseline else [])
     print(f"{'problem':22s} {'copy':6s} {'run':5s} {'import srcdiff':>14s} {'import numba':>13s} "
           f"{'srcdiff work':>13s} {'compiled call':>14s} {'first call':>11s} {'total':>7s}")

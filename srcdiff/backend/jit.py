@@ -15,6 +15,7 @@ imported only here, when it is used."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import os
@@ -263,8 +264,9 @@ def _typed(value):
     empty list (which numba cannot type: no item says what it holds) as a typed empty list of
     floats: a loop over it runs no iteration, and code reading its items as arrays is refused
     by numba at its line."""
-    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc)):
-        return None  # a function argument the code calls by its own name (lower/calls.py): not read
+    if _functions_only(value):  # functions the code calls by their own names (lower/calls.py): not read;
+        # a tuple of them, at most for its length (``len(acts)``): zeros in their places
+        return tuple([0] * len(value)) if type(value) in (tuple, list) else None
     if type(value) is list and not value:  # numba cannot type an empty Python list: a typed one of floats
         from numba import float64, typed
         return typed.List.empty_list(float64)
@@ -272,6 +274,19 @@ def _typed(value):
                                     for v in value}) > 1:
         return tuple(value)
     return value
+
+
+def _functions_only(value) -> bool:
+    """Whether `value` is a function, a ``functools.partial`` of one, or a non-empty tuple or list of
+    those (``loss_fn=functools.partial(_huber, delta=0.5)``, ``acts=(np.tanh, np.sin)``): lowering calls
+    each at its own name, its bound arguments written in (lower/calls.py), so the code never reads the
+    argument but for a tuple's length; were it read otherwise, numba would refuse what it is given in its
+    place (None, zeros) at the line that reads it."""
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc)):
+        return True
+    if isinstance(value, functools.partial):
+        return _functions_only(value.func)
+    return type(value) in (tuple, list) and bool(value) and all(_functions_only(v) for v in value)
 
 
 def fast_call(run, key: tuple, lowered, slow, positional):

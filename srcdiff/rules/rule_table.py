@@ -82,10 +82,11 @@ class RuleTable:
 
 
 def _foreign_function(func, libraries) -> bool:
-    """Whether `func` is a Python function of none of the optional `libraries` (a user's
-    helper): no optional rule is for it, so looking it up need not import their rules
-    (``scipy.stats`` takes a second to import, and numba imports SciPy)."""
-    if not isinstance(func, types.FunctionType):
+    """Whether `func` is a Python function or a built-in one of none of the optional `libraries` (a
+    user's helper, ``len``, ``math.sin``): no optional rule is for it, so looking it up need not import
+    their rules (``scipy.stats`` takes a second to import, and numba imports SciPy: a first call under
+    jit="numba" of code calling ``len`` paid it).  A built-in whose module is not known may be theirs."""
+    if not isinstance(func, (types.FunctionType, types.BuiltinFunctionType)):
         return False
     package = (getattr(func, "__module__", None) or "").split(".")[0]
-    return package not in libraries
+    return package not in libraries and (bool(package) or isinstance(func, types.FunctionType))

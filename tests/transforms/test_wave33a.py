@@ -81,8 +81,9 @@ KEPT = {"nt_rate_times_x", "ns_taps_tuple", "cls_coefs_loop", "nested_attribute"
         "labels_tuple_argument"}
 #: refused by grad at the user's line, and so by every transformation (the docstring's open items)
 REFUSED = {"dicts_appended_len"}
-#: jit="numba" refuses these at the user's line
-NUMBA_REFUSED = {"kw_acts_tuple"}
+#: jit="numba" refuses these at the user's line (kw_acts_tuple, a tuple of functions as a keyword's default,
+#: compiles since wave 36e: test_wave36e.py)
+NUMBA_REFUSED: set = set()
 #: the changes the default run makes (one transformation each: QUICK)
 CHANGES_KEPT = {"nt_rate_times_x", "ns_list_field_loop", "cls_list_numbers", "nested_attribute"}
 QUICK = ("grad",)

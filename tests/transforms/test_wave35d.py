@@ -94,9 +94,9 @@ def _name(p):
 #: nothing runs); test_one_product_per_left_operand_and_matrix runs a rebound left operand
 KEPT = {"product_slices_W", "split_cell_one_W"}
 
-#: refused by jit="numba" at the user's line once the wave's branches met ("`h` is a number on one path
-#: and an array on another": np.hsplit's pieces' adjoints seeded by a number); open, to make compile
-NUMBA_REFUSED = {"hsplit_cell_W", "hsplit_cell_one_W"}
+#: none: the np.hsplit cells (``h = 0.0`` before the loop, its adjoints joined by ``add_adjoints``), refused
+#: by jit="numba" at the user's line once the wave's branches met, compile since wave 36e (test_wave36e.py)
+NUMBA_REFUSED: set = set()
 
 TABLE = table_tests.Table(programs, kept=KEPT, numba_refused=NUMBA_REFUSED)
 test_first_order = TABLE.first_order()

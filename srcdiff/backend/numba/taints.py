@@ -66,6 +66,10 @@ def use(node: ast.Name, parents: dict, tainted: set = frozenset(), wide=None):
             if called == "shape" and isinstance(parents.get(id(parent)), ast.Assign):
                 child, parent = parent, parents.get(id(parent))  # a shape kept (unused: forward mode's)
                 continue
+            if called == "add_adjoints" and len(parent.args) == 2 and not parent.keywords \
+                    and all(_not_a_list(a, tainted) for a in parent.args):
+                child, parent = parent, parents.get(id(parent))  # two arrays or numbers: ``a + b``
+                continue
             return False
         if isinstance(parent, ast.Tuple) and child is node and isinstance(parents.get(id(parent)), ast.Call):
             call = parents[id(parent)]
@@ -89,6 +93,22 @@ def use(node: ast.Name, parents: dict, tainted: set = frozenset(), wide=None):
                 return set(), set()
             return False
         return False
+
+
+def _not_a_list(node: ast.expr, tainted) -> bool:
+    """Whether `node` is never a list where it is an adjoint added by ``add_adjoints`` (which adds lists
+    item by item, and anything else with ``+``): a value computed from the promoted one (an array), an
+    ``unbroadcast`` or ``full`` (an array or a number), arithmetic or an elementwise call of a value computed
+    from the promoted one, or a number written."""
+    if isinstance(node, ast.Name):
+        return node.id in tainted
+    reads = any(isinstance(n, ast.Name) and n.id in tainted for n in ast.walk(node))
+    if isinstance(node, ast.Call):  # (``full(np.shape(h), 1.0)``; ``zeros_like`` of a list is a list)
+        called = called_name(node.func)
+        return called in ("unbroadcast", "full") or reads and called in ELEMENTWISE | HELPERS_OF_SHAPE
+    if isinstance(node, (ast.BinOp, ast.UnaryOp)):  # (of a promoted value: an array; ``[0.0] * n`` is not)
+        return reads
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
 
 
 def _covers(wide, operand: ast.expr, where: ast.stmt | None) -> bool:
