@@ -235,11 +235,20 @@ def _row_saved(body, j: int, i: int, moved: list[ast.stmt], a: str, g: str, wher
     count = sum(1 for s in moved for n in nodes(s) if isinstance(n, ast.Name) and n.id == a)
     if count != len(reads) or any(ast.dump(r.slice) != index or not isinstance(r.ctx, ast.Load) for r in reads):
         return False
+    sites = []  # (where each read sits: a field, or an item of a list field such as a call's arguments)
     for s in moved:
         for parent in nodes(s):
             for field, value in ast.iter_fields(parent):
-                if any(value is r for r in reads):
-                    setattr(parent, field, ast.Name(a, ast.Load()))
+                items = value if isinstance(value, list) else [value]
+                sites += [(parent, field, k if isinstance(value, list) else None)
+                          for k, item in enumerate(items) if any(item is r for r in reads)]
+    if len(sites) != len(reads):
+        return False
+    for parent, field, k in sites:
+        if k is None:
+            setattr(parent, field, ast.Name(a, ast.Load()))
+        else:
+            getattr(parent, field)[k] = ast.Name(a, ast.Load())
     row = ast.Subscript(ast.Name(g, ast.Load()), unwrapped_index(where), ast.Load())
     body[j].value = ast.Call(ast.Attribute(row, "copy", ast.Load()), [], [])
     zero = ast.Assign([ast.Subscript(ast.Name(g, ast.Load()), unwrapped_index(where), ast.Store())], ast.Constant(0.0))
