@@ -1,11 +1,13 @@
 """Where the array a piecewise operand reads is NaN: which piece the code takes there, as clip_cases.py's
-forms, so that a rewrite is made only where it takes the same one.
+forms, so that a rewrite takes the same one, or is guarded.
 
 Every comparison with NaN is false (``!=`` true), so ``np.where(r > c, A, np.where(r < -c, B, C))``
 gives C where r is NaN, and a loss whose piece C reads no `r` is finite there (a residual of a missing
 label, NaN, whose terms the loss's comparisons leave out).  A chain of selections in another order
 (``np.where(r < -c, B, np.where(r <= c, C, A))``) gives A there, and a clip NaN: the intervals the proof
-reads hold every number but NaN, so the piece NaN takes is checked on its own.
+reads hold every number but NaN, so the piece NaN takes is checked on its own: the chain is written
+with that piece last (piece_lines.as_selections), and a form that takes another piece there (a clip: NaN)
+is guarded by ``not np.isnan(np.sum(r))``, one pass and no copy (the code as it was where the sum is NaN).
 """
 
 from __future__ import annotations
@@ -53,3 +55,10 @@ def at_nan(evaluator: type, atom: str, value: ast.expr, **options):
         return AtNan(atom=atom, where=0, mask=False, **options).value(value)
     except Exception:  # (a form the proof cannot read at NaN: the code as it was)
         return None
+
+
+def without_nan(atom: str) -> ast.expr:
+    """``not np.isnan(np.sum(atom))``: no NaN in `atom` (the sum is NaN where one is)."""
+    def np_(name: str, arg: ast.expr) -> ast.expr:
+        return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), [arg], [])
+    return ast.UnaryOp(ast.Not(), np_("isnan", np_("sum", ast.Name(atom, ast.Load()))))
