@@ -36,8 +36,9 @@ and numba; ok / n/a / refused at the user's line / WRONG / crash), before (this 
 the same, none WRONG, no crash: 38 rows ok or n/a in every cell, 4 refused at the user's line in every
 cell (REFUSED); numba agrees on 37 and refuses hist_two_back at the line (a compiler failure inside
 numba, on main too).  The NaN rows (NAN_PROGRAMS, 4, grad / value_and_grad / vjp): before, 2 WRONG
-(three_steps_nan a wrong number, band_sq_nan NaN where the loss is finite) -> after 0.  At thresholds (TIES, 30 rows against debug=True) and second calls with axes of one: the same
-before and after, none differing.
+(three_steps_nan a wrong number, band_sq_nan NaN where the loss is finite) -> after 0.  At
+thresholds (TIES, 30 rows against debug=True) and second calls with axes of one: the same before and
+after, none differing.
 
 Speed (grad / hand, benchmarks/variants.py --quick --rounds 5, CPU clock, this branch's start and end in
 one run): asym_huber 1.01 -> 1.11 (the NaN test's reduction), eps_band_where 0.99 -> 1.03, eps_two_hinges
