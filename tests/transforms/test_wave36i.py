@@ -31,6 +31,12 @@ Found and fixed:
    last, the top one first, a band by np.abs.  test_wave36c's pins of eps_two_hinges and three_steps
    changed to the new order, test_wave35c's of asym_huber and eps_band_where to the guard.
 
+2. CRASH (a regression of this wave's integration branch, not on main): row_writes' copy of a zeroed
+   adjoint row replaced its reads ``a[i, :]`` by ``a`` only where a node's field held them, not inside a
+   list (a call's arguments): ``unbroadcast(A_2_bar[i, :], t6)`` indexed the 1-D row with two indices
+   (test_redteam_wave14_findings' rows_mixed_constant, an IndexError in every transformation).  Fixed for
+   list fields; test_a_zeroed_rows_copy_read_inside_a_call (a slice and a plain index).
+
 Census (42 rows of PROGRAMS x grad, value_and_grad, hessian, jvp, vjp, check, tree, jacobian, hvp, float32,
 and numba; ok / n/a / refused at the user's line / WRONG / crash), before (this branch's start) -> after:
 the same, none WRONG, no crash: 38 rows ok or n/a in every cell, 4 refused at the user's line in every
@@ -153,3 +159,26 @@ def test_rows_written_ahead_second_calls_of_other_shapes(f, wrt):
     for n, n_in, T, B in [(2, 3, 3, 2), (1, 3, 1, 1), (2, 1, 4, 1), (2, 3, 0, 2)]:
         args = (0.5 * rng.normal(size=(n_in, n)), 0.5 * rng.normal(size=(n, n)), rng.normal(size=(T, B, n_in)))
         np.testing.assert_allclose(g(*args), central_difference(f, args, wrt), rtol=1e-6, atol=1e-8)
+
+
+def _row_list(x):
+    A = np.zeros((len(x), 2))
+    for i in range(len(x)):
+        A[i, :] = [x[i] ** 2, 1.0]
+    return np.sum(A @ A.T)
+
+
+def _row_list_plain_index(x):
+    A = np.ones((len(x), 3))
+    for i in range(len(x)):
+        A[i] = [np.sin(x[i]), 2.0, x[i] * x[0]]
+    return np.sum(np.tanh(A @ A.T))
+
+
+@pytest.mark.parametrize("f", [_row_list, _row_list_plain_index], ids=["row_slice", "row_index"])
+def test_a_zeroed_rows_copy_read_inside_a_call(f):
+    """row_writes' copy of the zeroed row (``a = g[i, :].copy()``) read inside a call's arguments
+    (``unbroadcast(a[i, :], t6)``): each read becomes the row (was left a[i, :] of the 1-D row: an
+    IndexError, test_redteam_wave14_findings' rows_mixed_constant)."""
+    x = np.array([0.3, -1.2, 0.7])
+    np.testing.assert_allclose(srcdiff.grad(f)(x), central_difference(f, (x,), 0), rtol=1e-6, atol=1e-8)

@@ -238,7 +238,9 @@ def _row_saved(body, j: int, i: int, moved: list[ast.stmt], a: str, g: str, wher
     for s in moved:
         for parent in nodes(s):
             for field, value in ast.iter_fields(parent):
-                if any(value is r for r in reads):
+                if isinstance(value, list):  # (a call's arguments: ``unbroadcast(a[i, :], t6)``)
+                    value[:] = [ast.Name(a, ast.Load()) if any(v is r for r in reads) else v for v in value]
+                elif any(value is r for r in reads):
                     setattr(parent, field, ast.Name(a, ast.Load()))
     row = ast.Subscript(ast.Name(g, ast.Load()), unwrapped_index(where), ast.Load())
     body[j].value = ast.Call(ast.Attribute(row, "copy", ast.Load()), [], [])
