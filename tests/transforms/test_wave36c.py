@@ -139,12 +139,12 @@ def _residuals(n=600, d=3, seed=0, signs=False):
 
 
 @pytest.mark.parametrize("f, extra, written", [
-    (w.v35.eps_two_hinges, (0.8,), "np.where(r <= -eps, -(1.0 / t9), zero_where(r <= eps, 1.0 / t9)) if -eps < eps "
+    (w.v35.eps_two_hinges, (0.8,), "np.where(r <= -eps, -(1.0 / t9), keep_where(r > eps, 1.0 / t9)) if -eps < eps "
      "and not any_equal(np.abs(r), eps) else"),
     (w.v35.quantile_huber, (0.3, 0.8), "np.where(r < 0.0, (1.0 - tau) * t8_bar, t8_bar * tau) * np.clip(r, -d, d) "
      "if -d < 0.0 < d else"),
     (w.v36.pinball_two, (0.1, 0.9), "X.T @ (np.where(below, -2.0 + hi + lo, hi + lo) * t10_bar)"),
-    (w.three_steps, (0.7,), "np.where(r < -c, -1.0, np.where(r <= c, 0.0, 2.0)) if -c < c else")])
+    (w.three_steps, (0.7,), "np.where(r < -c, -1.0, np.where(r > c, 2.0, 0.0)) if -c < c else")])
 def test_gradients_of_pieces_are_selections(f, extra, written):
     """The operand of X.T @ that is constant (or a weight times a clip) piece by piece is one chain of
     selections of the residual, the thresholds' order checked where it runs, and the ties whose half

@@ -16,7 +16,7 @@ such rounded once: its sign is exact, the pieces are NumPy's own.  At a threshol
 give another value than the line, ``not any_equal(r, t)`` joins the test (the code as it was there).
 Within a piece the rewrite computes the same real number rounded otherwise (``k * d`` where ``k * r -
 k * (r - d)`` cancelled): the rule of docs/how-it-works.md, "Rewrites that round differently"; where
-`r` is inf or NaN the loss is not finite either.  NumPy code only (not read back, not numba), float64.
+`r` is inf the loss is not finite either, NaN the code's piece (nan_pieces.py).  NumPy code, float64.
 
 Where the pieces are no clip (piece_lines.py writes each): a weight that jumps at an inner threshold times
 a clip of the outer ones (a quantile Huber), else a chain of selections of the pieces' lines (SVR's two
@@ -36,6 +36,7 @@ from collections.abc import Callable
 
 from .cases import Form, added, np_call, scaled
 from .liveness import assigned_name, is_comment, nodes
+from .nan_pieces import open_piece_at_nan, same_at_nan, without_nan
 from .piece_lines import as_clip, as_selections, as_weighted_clip, clean, line, number, shared_arrays, where
 
 #: the calls whose adjoints this pass reads; where none is spelled it has nothing to do
@@ -168,18 +169,20 @@ def _proved(value: ast.expr, atom: str, mask: bool, arrays: set, is_scalar) -> a
         factors = arrays - {atom}  # (arrays the pieces are multiplied by: numbers on each piece, selected)
         if factors and any(p.get(atom) for p in pieces):
             return None  # (lines of `atom` times arrays: as many passes as the code as it was)
+        nan = None if mask else open_piece_at_nan(_Eval, atom, value, pieces, breaks=breaks, is_scalar=is_scalar)
         pieces, shared = shared_arrays(pieces, is_scalar)
         clip = None if mask or factors else as_clip(atom, breaks, pieces, is_scalar)
-        made, ties = clip or (_selected(atom, pieces, is_scalar), []) if mask or clip \
-            else as_weighted_clip(atom, breaks, pieces, is_scalar) or as_selections(atom, breaks, pieces, is_scalar)
+        made, ties = clip or (_selected(atom, pieces, is_scalar), []) if mask or clip else as_weighted_clip(
+            atom, breaks, pieces, is_scalar) or as_selections(atom, breaks, pieces, is_scalar, nan)
         for name in shared:
             made = ast.BinOp(made, ast.Mult(), ast.Name(name, ast.Load()))
-        if clip is None and len(_passes(made, is_scalar)) + len(ties) >= len(_passes(value, is_scalar)):
-            return None  # (no cheaper than the code as it was: a tie's share is its rare case there)
+        differs = not mask and not same_at_nan(_Eval, atom, made, value, breaks=breaks, is_scalar=is_scalar)
+        if clip is None and len(_passes(made, is_scalar)) + len(ties) + differs >= len(_passes(value, is_scalar)):
+            return None  # (no cheaper than the code as it was: a tie's share, a NaN, its rare case there)
         read = {n.id for n in ast.walk(made) if isinstance(n, ast.Name)}
         if ast.unparse(made) == ast.unparse(value) or not arrays <= read:
             return None  # (the user's own clip: nothing to fold; or an array's shape the pieces lost)
-        tests: list[ast.expr] = []
+        tests: list[ast.expr] = [without_nan(atom)] if differs else []  # (another piece than the code's at NaN)
         if len(breaks) > 1:  # (the order the proof assumed)
             tests.append(ast.Compare(number(breaks[0]), [ast.Lt()] * (len(breaks) - 1),
                                      [number(b) for b in breaks[1:]]))

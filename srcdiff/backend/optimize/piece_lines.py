@@ -85,26 +85,33 @@ def as_weighted_clip(atom: str, breaks: list[Form], pieces: list, is_scalar: Cal
     return None
 
 
-def as_selections(atom: str, breaks: list[Form], pieces: list, is_scalar: Callable[[str], bool]) -> tuple:
+def as_selections(atom: str, breaks: list[Form], pieces: list, is_scalar: Callable[[str], bool],
+                  nan: int | None = None) -> tuple:
     """(``np.where(r < t0, L0, np.where(r <= t1, L1, L2))``, the breakpoints whose ties take neither
     neighbouring line's value there): at each threshold ``<`` where the tie has the line above's value,
-    ``<=`` where it has the line below's."""
+    ``<=`` where it has the line below's.  The open piece `nan` (else the top one) is the chain's last,
+    the one NaN takes as the code did: the thresholds above it are tested from the top, ``r > t1`` or
+    ``r >= t1``, the complements of those tests for every other number."""
     count = len(breaks)
+    last = count if nan is None else nan
     if all(p.get(atom) and not p.get("1") for p in pieces):  # (slopes alone: a chain of numbers times r)
-        made, ties = as_selections(atom, breaks, [{"1": p[atom]} for p in pieces], is_scalar)
+        made, ties = as_selections(atom, breaks, [{"1": p[atom]} for p in pieces], is_scalar, nan)
         return ast.BinOp(made, ast.Mult(), ast.Name(atom, ast.Load())), ties
-    made = line(pieces[2 * count], atom, is_scalar)
+    made = line(pieces[2 * last], atom, is_scalar)
     ties = []
-    for i in reversed(range(count)):
+    for i in [*range(last, count), *reversed(range(last))]:  # (innermost first)
         point, tie = breaks[i], at(pieces[2 * i + 1], atom, breaks[i])
         below, above = at(pieces[2 * i], atom, point), at(pieces[2 * i + 2], atom, point)
         if clean(pieces[2 * i]) == clean(pieces[2 * i + 2]) and tie == below:
             continue  # (one line through the threshold and at it: nothing to select there)
-        op: ast.cmpop = ast.Lt() if tie == above else ast.LtE()
         if tie not in (below, above):
             ties.append(point)
-        test = ast.Compare(ast.Name(atom, ast.Load()), [op], [number(point)])
-        made = where(test, line(pieces[2 * i], atom, is_scalar), made)
+        if i < last:
+            test = ast.Compare(ast.Name(atom, ast.Load()), [ast.Lt() if tie == above else ast.LtE()], [number(point)])
+            made = where(test, line(pieces[2 * i], atom, is_scalar), made)
+        else:
+            test = ast.Compare(ast.Name(atom, ast.Load()), [ast.GtE() if tie == above else ast.Gt()], [number(point)])
+            made = where(test, line(pieces[2 * i + 2], atom, is_scalar), made)
     return made, ties
 
 
