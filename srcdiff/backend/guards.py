@@ -145,12 +145,17 @@ def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
     if dep.of_signature:  # a global the code reads when it runs: only its shape is baked in
         cells[_SIGNATURE] = signature
         text = f"{_SIGNATURE}({read}) == {value}"
+        if dep.state is not None:  # a tuple of numbers: the one seen is read by identity first
+            cells[f"__srcdiff_o{i}__"] = dep.state
+            text = f"({read} is __srcdiff_o{i}__ or {text})"
     elif dep.by_value:
         cells[f"__srcdiff_t{i}__"] = type(dep.value)
         text = f"{_TYPE}({read}) is __srcdiff_t{i}__ and {read} == {value}"
         if typed(dep.value) != (type(dep.value), dep.value):  # a zero of a sign (or a tuple holding one): the sign too
             cells[f"__srcdiff_tv{i}__"], cells["__srcdiff_typed__"] = typed(dep.value), typed
             text += f" and __srcdiff_typed__({read}) == __srcdiff_tv{i}__"
+        if type(dep.value) is tuple:  # (immutable: the one seen holds by identity, before it is compared)
+            text = f"({read} is {value} or {text})"
     else:
         text = f"{read} is {value}"
         if isinstance(dep.value, types.FunctionType):  # a helper whose code a module reloader replaced
