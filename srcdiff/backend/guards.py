@@ -55,6 +55,8 @@ def prologue(params: list[str], key: tuple, depends=(), direct=frozenset(),
         else:
             probe = ast.Call(ast.Name(_SIGNATURE, ast.Load()), [arg], [])
             tests.append(ast.Compare(probe, [ast.Eq()], [ast.Name(expected, ast.Load())]))
+            if getattr(sig, "kind", None) is tuple and sig.item in (float, int):
+                tests[-1] = _seen_tuple_test(i, name, tests[-1], cells)
     for i, dep in enumerate(depends):
         tests.append(_dependency_test(i, dep, dep.name in direct, cells))
     for i, (name, value) in enumerate((statics or {}).items()):
@@ -68,6 +70,18 @@ def prologue(params: list[str], key: tuple, depends=(), direct=frozenset(),
     test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
     guard = ast.If(ast.UnaryOp(ast.Not(), test), [ast.Return(slow_call)], [])
     return [guard], cells
+
+
+def _seen_tuple_test(i: int, name: str, test: ast.expr, cells: dict) -> ast.expr:
+    """``name is <the last tuple that passed> or (test and <remember it>)``: a tuple of numbers cannot change,
+    so the one last seen (kept alive by the guard, its id not reused) holds without reading its items: the
+    same coefficients passed on each call of an optimiser's loop pay one identity test."""
+    seen = f"__srcdiff_seen{i}__"
+    cells[seen] = [None]
+    text = f"{name} is {seen}[0] or (__srcdiff_test__ and {seen}.__setitem__(0, {name}) is None)"
+    found = ast.parse(text, mode="eval").body
+    found.values[1].values[0] = test
+    return found
 
 
 def _is_array_signature(sig) -> bool:

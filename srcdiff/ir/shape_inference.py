@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from . import shapes
-from .nodes import Branch, Const, Function, Loop, Operand, UserCall, Var
+from .nodes import Branch, Const, Function, Loop, Node, Operand, UserCall, Var, all_nodes
 from .shapes import Shape
 
 
@@ -100,8 +100,10 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
         seen.update(c.var.name for c in item.carried)
 
     block(function.body, set())
-    for name, each in items.items():  # a list built here: what its items are (``np.sum([...])``'s adjoint)
-        if each is not None and each.known and known.get(name) == shapes.UNKNOWN:
+    grown = [{n.inputs[0].name for n in all_nodes(function) if isinstance(n, Node) and n.rule.name == rule
+              and n.inputs and isinstance(n.inputs[0], Var)} for rule in ("stack(list)", "list.append")]
+    for name, each in items.items():  # a comprehension stacked: what its items are (``np.sum([...])``'s adjoint)
+        if name in grown[0] & grown[1] and each is not None and each.known and known.get(name) == shapes.UNKNOWN:
             known[name] = Shape(None, items=each)
     return known
 

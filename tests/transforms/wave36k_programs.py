@@ -3,15 +3,24 @@ now knows (a tuple or list argument, a module tuple or list: shapes.ItemsSignatu
 call), and NumPy reductions of list comprehensions (their items' adjoints Python floats), held out
 in benchmarks/variants36_items.py and spelled here beside them."""
 
+import importlib.util
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-import variants36_heldout as v36  # noqa: E402
-import variants36_items as v36k  # noqa: E402
+
+def _benchmark(name: str):
+    """benchmarks/NAME.py loaded by its path (sys.path left alone: test_wave36f.py)."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+v36 = _benchmark("variants36_heldout")
+v36k = _benchmark("variants36_items")
 
 INT_COEFFS = (3, -1, 2, 1)
 BASES = (np.array([0.5, -0.2, 0.1]), np.array([-0.3, 0.4, 0.9]))
