@@ -52,6 +52,7 @@ import variants35_gates as v35g
 import variants35_piecewise as v35
 import variants36_cells as v36c
 import variants36_heldout as v36h
+import variants36_items as v36k
 import variants36_piecewise as v36
 import variants_programs as vp
 
@@ -415,6 +416,13 @@ VARIANTS = [
     Variant("rnn_list_T50_h128", "rnn_list", (0, 1, 2), v36h.rnn_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
     Variant("rk4_dict_100x10", "rk4_dict", (0, 1), v36h.rk4_dict_args, {"n": 4, "steps": 3}),
     Variant("pendulum_class_100", "pendulum_class", (0, 1), v36h.pendulum_args, {"steps": 6}),
+    # wave 36k's held-out reads of tuples and lists of numbers and arrays (benchmarks/variants36_items.py)
+    Variant("poly_tuple_arg", "poly_tuple_arg", (0,), v36k.poly_args),
+    Variant("series_module_list", "series_module_list", (0, 1), v36k.series_args),
+    Variant("bumps_zip", "bumps_zip", (0,), v36k.bumps_args),
+    Variant("nearest_templates_50x5", "nearest_templates", (0,), v36k.templates_args, {"n": 6, "k": 3}),
+    Variant("smooth_listcomp_100", "smooth_listcomp", (0,), v36k.signal_args, {"n": 6}),
+    Variant("mean_listcomp_100", "mean_listcomp", (0,), v36k.signal_args, {"n": 6}),
 ]
 
 

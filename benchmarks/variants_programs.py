@@ -409,3 +409,8 @@ from variants36_heldout import (  # noqa: E402, F401, I001
     mse_norm_grad, mse_square, mse_square_grad, pendulum_class, pendulum_class_grad, powers_fit, powers_fit_grad,
     rk4_dict, rk4_dict_grad, rnn_list, rnn_list_grad, rosen_dot, rosen_dot_grad, rosen_listcomp, rosen_listcomp_grad,
     rosen_pairs, rosen_pairs_grad)
+# wave 36k's held-out reads of tuples and lists (benchmarks/variants36_items.py)
+from variants36_items import (  # noqa: E402, F401, I001
+    bumps_zip, bumps_zip_grad, mean_listcomp, mean_listcomp_grad, nearest_templates, nearest_templates_grad,
+    poly_tuple_arg, poly_tuple_arg_grad, series_module_list, series_module_list_grad, smooth_listcomp,
+    smooth_listcomp_grad)

@@ -356,9 +356,12 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
             and contribution.args:
         held = ast.Call(ast.Name("held_still", ast.Load()), [contribution.args[0], copy.deepcopy(mask)], [])
         return ast.Call(contribution.func, [held, *contribution.args[1:]], contribution.keywords)
-    if not alike(operand_shape(node.inputs[node.rule.params.index(param)], sweep.shapes),
-                 operand_shape(node.out, sweep.shapes)):
+    out = operand_shape(node.out, sweep.shapes)
+    if not alike(operand_shape(node.inputs[node.rule.params.index(param)], sweep.shapes), out):
         return contribution
+    if out.scalar and not sweep.derivable:  # numbers (a module tuple's weight): a select, not an array's test
+        return ast.IfExp(ast.Compare(copy.deepcopy(mask), [ast.Eq()], [ast.Constant(0.0)]), ast.Constant(0.0),
+                         contribution)
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, copy.deepcopy(mask)], [])
 
 

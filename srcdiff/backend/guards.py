@@ -55,6 +55,8 @@ def prologue(params: list[str], key: tuple, depends=(), direct=frozenset(),
         else:
             probe = ast.Call(ast.Name(_SIGNATURE, ast.Load()), [arg], [])
             tests.append(ast.Compare(probe, [ast.Eq()], [ast.Name(expected, ast.Load())]))
+            if getattr(sig, "kind", None) is tuple and sig.item in (float, int):
+                tests[-1] = _seen_tuple_test(i, name, tests[-1], cells)
     for i, dep in enumerate(depends):
         tests.append(_dependency_test(i, dep, dep.name in direct, cells))
     for i, (name, value) in enumerate((statics or {}).items()):
@@ -68,6 +70,18 @@ def prologue(params: list[str], key: tuple, depends=(), direct=frozenset(),
     test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
     guard = ast.If(ast.UnaryOp(ast.Not(), test), [ast.Return(slow_call)], [])
     return [guard], cells
+
+
+def _seen_tuple_test(i: int, name: str, test: ast.expr, cells: dict) -> ast.expr:
+    """``name is <the last tuple that passed> or (test and <remember it>)``: a tuple of numbers cannot change,
+    so the one last seen (kept alive by the guard, its id not reused) holds without reading its items: the
+    same coefficients passed on each call of an optimiser's loop pay one identity test."""
+    seen = f"__srcdiff_seen{i}__"
+    cells[seen] = [None]
+    text = f"{name} is {seen}[0] or (__srcdiff_test__ and {seen}.__setitem__(0, {name}) is None)"
+    found = ast.parse(text, mode="eval").body
+    found.values[1].values[0] = test
+    return found
 
 
 def _is_array_signature(sig) -> bool:
@@ -145,12 +159,17 @@ def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
     if dep.of_signature:  # a global the code reads when it runs: only its shape is baked in
         cells[_SIGNATURE] = signature
         text = f"{_SIGNATURE}({read}) == {value}"
+        if dep.state is not None:  # a tuple of numbers: the one seen is read by identity first
+            cells[f"__srcdiff_o{i}__"] = dep.state
+            text = f"({read} is __srcdiff_o{i}__ or {text})"
     elif dep.by_value:
         cells[f"__srcdiff_t{i}__"] = type(dep.value)
         text = f"{_TYPE}({read}) is __srcdiff_t{i}__ and {read} == {value}"
         if typed(dep.value) != (type(dep.value), dep.value):  # a zero of a sign (or a tuple holding one): the sign too
             cells[f"__srcdiff_tv{i}__"], cells["__srcdiff_typed__"] = typed(dep.value), typed
             text += f" and __srcdiff_typed__({read}) == __srcdiff_tv{i}__"
+        if type(dep.value) is tuple:  # (immutable: the one seen holds by identity, before it is compared)
+            text = f"({read} is {value} or {text})"
     else:
         text = f"{read} is {value}"
         if isinstance(dep.value, types.FunctionType):  # a helper whose code a module reloader replaced

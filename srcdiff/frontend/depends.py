@@ -43,7 +43,8 @@ class Dependency:
     value: object
     of_signature: bool = False
     #: what else of a function decides the code lowered from it: its defaults, or a partial's
-    #: arguments (both can change in place without rebinding the name)
+    #: arguments (both can change in place without rebinding the name); with `of_signature`, a tuple
+    #: of numbers the name held (it holds by identity: parse.py)
     state: object = None
 
     def __post_init__(self):
@@ -64,8 +65,8 @@ class Dependency:
 
     def holds(self) -> bool:
         now = self.current()
-        if self.of_signature:
-            return now is not MISSING and signature(now) == self.value
+        if self.of_signature:  # (`state`: a tuple of numbers seen, which holds by identity)
+            return now is not MISSING and (now is self.state and now is not None or signature(now) == self.value)
         if self.by_value:
             return type(now) is type(self.value) and now == self.value \
                 and (type(now) is not tuple and now != 0 or typed(now) == typed(self.value))  # (-0.0 is not 0.0)

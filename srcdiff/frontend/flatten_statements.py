@@ -296,6 +296,8 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
                 and all(isinstance(c, Leaf) for c in found.children.values()):
             return ast.copy_location(ast.Return(self.as_list(value)), s)  # a helper's list of arrays (return pts)
         if isinstance(found, Node) or isinstance(value, ast.Dict):
+            if self.helper:  # (a flat dict or list it returns is read back: this one is nested)
+                raise self.error(s, f"the helper {self.parsed.name} returns a tree it cannot read", "return a tuple")
             raise self.error(s, "the differentiated function returns a tree; srcdiff differentiates a number",
                              "return the loss, or use value_and_grad(f, has_aux=True) and return (loss, aux)")
         return ast.copy_location(ast.Return(self.expr(value) if value is not None else None), s)

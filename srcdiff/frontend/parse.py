@@ -102,7 +102,10 @@ class ParsedFunction:
             if name not in self.globals:
                 return
             scope = self.globals
-        self._add(Dependency(scope, name, signature(value), of_signature=True))
+        sig = signature(value)
+        # a tuple of numbers cannot change: the one seen holds by identity, before its items are read
+        seen = value if type(value) is tuple and getattr(sig, "item", None) in (float, int) else None
+        self._add(Dependency(scope, name, sig, of_signature=True, state=seen))
 
     def include(self, depends) -> None:
         """Record a callee's dependencies as this function's own."""

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from . import shapes
-from .nodes import Branch, Const, Function, Loop, Operand, UserCall, Var
+from .nodes import Branch, Const, Function, Loop, Node, Operand, UserCall, Var, all_nodes
 from .shapes import Shape
 
 
@@ -100,6 +100,11 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
         seen.update(c.var.name for c in item.carried)
 
     block(function.body, set())
+    grown = [{n.inputs[0].name for n in all_nodes(function) if isinstance(n, Node) and n.rule.name == rule
+              and n.inputs and isinstance(n.inputs[0], Var)} for rule in ("stack(list)", "list.append")]
+    for name, each in items.items():  # a comprehension stacked: what its items are (``np.sum([...])``'s adjoint)
+        if name in grown[0] & grown[1] and each is not None and each.known and known.get(name) == shapes.UNKNOWN:
+            known[name] = Shape(None, items=each)
     return known
 
 
@@ -139,14 +144,28 @@ def _of_list(item, operands: list[Shape], items: dict) -> Shape | None:
         _join_items(items, first, operands[1:])
     elif name == "copy" and first in items:
         _join_items(items, item.out.name, [] if items[first] is None else [items[first]])
+    elif operands and operands[0].items is not None and name in _ITEM_READS:
+        return _item_of(item, operands, operands[0].items)  # an item of a tuple or list argument (or module's)
     elif items.get(first) is not None and items[first].known:
-        index = [kind for kind, _ in item.static.get("index", ())]
-        if name == "getitem" and (index == ["int"] or (index == ["op"] and operands[1:2] == [shapes.SCALAR])):
-            return items[first]
-        if name == "sum(list)" and items[first].scalar:
-            return shapes.SCALAR
-        if name in ("stack(list)", "numpy.array", "numpy.asarray"):  # one axis more than its items
-            return Shape((shapes.UNKNOWN_DIM, *items[first].dims))
+        return _item_of(item, operands, items[first])
+    return None
+
+
+#: the rules reading a tuple or list's items whose shape `_item_of` knows
+_ITEM_READS = ("getitem", "sum(list)", "stack(list)", "numpy.array", "numpy.asarray")
+
+
+def _item_of(item, operands: list[Shape], each: Shape) -> Shape | None:
+    """The shape of an item of a list whose items are all of shape `each`, read by index, or of their sum
+    or stack."""
+    name = item.rule.name
+    index = [kind for kind, _ in item.static.get("index", ())]
+    if name == "getitem" and (index == ["int"] or (index == ["op"] and operands[1:2] == [shapes.SCALAR])):
+        return each
+    if name == "sum(list)" and each.scalar:
+        return shapes.SCALAR
+    if name in ("stack(list)", "numpy.array", "numpy.asarray"):  # one axis more than its items
+        return Shape((shapes.UNKNOWN_DIM, *each.dims))
     return None
 
 

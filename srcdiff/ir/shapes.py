@@ -33,6 +33,9 @@ class Shape:
     #: an int read from a ``x.shape`` (``n = x.shape[0]``): ONE, or MANY for a length that is not 1
     #: (never negative), which a new array ``np.zeros((n, m))`` or a slice ``x[:n]`` inherits
     length: str | None = None
+    #: a tuple or list (dims None) every item of which has this shape (`ItemsSignature`): what an
+    #: item read by index or by iteration is known to be
+    items: Shape | None = None
 
     @property
     def known(self) -> bool:
@@ -56,6 +59,63 @@ ARRAY0 = Shape(())
 NONE = Shape(None, none=True)
 
 
+class ItemsSignature:
+    """The signature of a tuple or list whose items all have one signature `item` (Python floats, ints,
+    float64 arrays of one ndim and length-one axes): the code may know what an item read from it is.
+    Checked on each call, as any signature (the guard reads every item: `MAX_KNOWN_ITEMS` at most).
+    One instance per (kind, item) (`items_signature`), so signatures compare by identity: cheap."""
+
+    __slots__ = ("kind", "item")
+
+    def __init__(self, kind: type, item):
+        self.kind = kind  # tuple or list
+        self.item = item
+
+    def __repr__(self):
+        return f"ItemsSignature({self.kind.__name__}, {self.item!r})"
+
+
+_INTERNED: dict = {}
+
+
+def items_signature(kind: type, item) -> ItemsSignature:
+    """The one `ItemsSignature` of a `kind` (tuple, list) of items of signature `item`."""
+    found = _INTERNED.get((kind, item))
+    if found is None:
+        found = _INTERNED[(kind, item)] = ItemsSignature(kind, item)
+    return found
+
+
+#: a longer tuple or list has the plain signature ``tuple``/``list`` (its items' kinds not checked per call)
+MAX_KNOWN_ITEMS = 256
+
+
+def container_type(sig):
+    """The type a signature stands for when it is a type or an `ItemsSignature` (tuple, list), else None."""
+    return sig.kind if type(sig) is ItemsSignature else sig if isinstance(sig, type) else None
+
+
+def _items_signature(t: type, value) -> object:
+    """`ItemsSignature` of a tuple or list of items of one signature, else its type (runs on each call)."""
+    if not value or len(value) > MAX_KNOWN_ITEMS:
+        return t
+    first = type(value[0])
+    for v in value:
+        if type(v) is not first:
+            return t
+    if first is float or first is int:
+        return items_signature(t, first)
+    if first is np.ndarray:
+        sig = signature(value[0])
+        if sig[2] != "f":  # float64 arrays (other dtypes: their own fills, not worth it here)
+            return t
+        for v in value:
+            if signature(v) != sig:
+                return t
+        return items_signature(t, sig)
+    return t
+
+
 def signature(value) -> object:
     """The part of an argument that decides the generated code (the cache key).
 
@@ -71,6 +131,8 @@ def signature(value) -> object:
     if is_foreign_array(value):
         ones = tuple(None if not isinstance(n, numbers.Integral) else n == 1 for n in value.shape)
         return (t, len(ones), ones, _dtype_key(value.dtype))
+    if t is tuple or t is list:
+        return _items_signature(t, value)
     return t
 
 
@@ -157,6 +219,8 @@ def of_signature(sig) -> Shape:
         return Shape(tuple(UNKNOWN_DIM if one is None else ONE if one else MANY for one in ones))
     if isinstance(sig, type) and issubclass(sig, numbers.Number):
         return SCALAR
+    if type(sig) is ItemsSignature:
+        return Shape(None, items=of_signature(sig.item))
     return UNKNOWN
 
 
@@ -168,6 +232,12 @@ def of_constant(value) -> Shape:
     if isinstance(value, np.ndarray):
         return Shape(tuple(ONE if n == 1 else MANY for n in value.shape))
     return UNKNOWN
+
+
+def of_items(value) -> Shape | None:
+    """The `Shape` of a module tuple or list of items of one signature (`ItemsSignature`), else None."""
+    sig = signature(value) if type(value) in (tuple, list) else None
+    return of_signature(sig) if type(sig) is ItemsSignature else None
 
 
 def broadcast(*shapes: Shape) -> Shape:

@@ -70,4 +70,8 @@ def lower_name(lower: ExpressionLowerer, node: ast.Name, target) -> Operand:
         # (its signature, dtype kind included, is: a complex array rebound later is seen again)
         state.parsed.depend_on_signature(node.id, value)
         return Global(node.id, shape, complex_value)
+    items = shapes.of_items(value)
+    if items is not None:  # a module tuple of floats: its items' kinds are guarded (their values are not)
+        state.parsed.depend_on_signature(node.id, value)
+        return Global(node.id, items, complex_value)
     return Global(node.id, complex=complex_value)

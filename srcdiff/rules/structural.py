@@ -128,9 +128,16 @@ SUM_LIST = Rule(builtins.sum, "sum(list)", ("x",), {"x": "list_repeat(g, x)"}, t
 SUM_ROWS = rule(builtins.sum, ("x",), {"x": "np.zeros(np.shape(x)) + g"}, name="sum", tangents=LINEAR)
 
 #: ``np.stack(xs)`` / ``np.array(xs)`` of a list: the adjoint is the list of the rows.
-STACK_LIST = Rule(list, "stack(list)", ("x",), {"x": "list(g)"}, tangents=LINEAR, derivable={"x": "list_rows(g)"})
+def _rows_templates(static, operand_shapes):
+    """The rows as Python floats where the list holds numbers (``np.sum([... for i in ...])``): its items'
+    adjoints then add as floats, not NumPy scalars; else as the arrays the list holds."""
+    items = getattr(operand_shapes.get("x"), "items", None)
+    return {"x": "g.tolist()" if items is not None and items.scalar and items.dims == () else "list(g)"}
 
-for _rule, _text in ((STACK_LIST, "list(g)"),):
+
+STACK_LIST = Rule(list, "stack(list)", ("x",), _rows_templates, tangents=LINEAR, derivable={"x": "list_rows(g)"})
+
+for _rule, _text in ((STACK_LIST, "list(g)"), (STACK_LIST, "g.tolist()")):
     # these templates call list builtins the rule-template checker does not allow
     _rule._parsed[("x", _text)] = ast.parse(_text, mode="eval").body
 

@@ -282,7 +282,9 @@ def test_non_scalar_output_with_a_global_array_is_refused_before_it_runs():
 
 
 WEIGHTS = np.ones(3)
-WEIGHT_LIST = [1.0, 1.0, 1.0]  # a list: what np.asarray makes of it is known only when it runs
+#: a list of an int and floats: what np.asarray makes of it is known only when it runs (a list of floats
+#: alone has a signature of its own, shapes.ItemsSignature, and np.asarray of it is known a vector)
+WEIGHT_LIST = [1, 1.0, 1.0]
 
 
 def test_unknown_call_names_function_line_and_registration():

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...ir import shapes
+
 #: an array key's dtype kind -> the dtypes numba compiles that share the key (the key "f"
 #: holds float16 and longdouble arrays too, which numba does not compile: no world of theirs)
 CANDIDATES = {"f": ("float64",), "f4": ("float32",), "b": ("bool",),
@@ -71,8 +73,8 @@ def worlds_of(params: dict) -> tuple[dict[str, Fact], int] | None:
             facts[name] = Fact(np.ndarray, key[0], tuple(np.dtype(c[column]) for c in combos))
         elif isinstance(key, type) and key in (float, int, bool):
             facts[name] = Fact(key, 0)
-        elif isinstance(key, type) and key in (list, tuple):
-            facts[name] = Fact(key)
+        elif shapes.container_type(key) in (list, tuple):
+            facts[name] = Fact(shapes.container_type(key))
         elif isinstance(key, type) and issubclass(key, np.generic) and key is not np.generic:
             facts[name] = Fact(key, 0, (np.dtype(key),) * len(combos))
     return facts, len(combos)

@@ -161,6 +161,9 @@ class Simplify(ast.NodeTransformer):
         if _helper_named(node, "held_still", 2) and _helper_named(node.args[0], "held_still", 2) \
                 and is_pure(node.args[1]) and ast.dump(node.args[1]) == ast.dump(node.args[0].args[1]):
             return node.args[0]  # (a hold held again by the same direction: the first one's value, as it is)
+        ones = _filled_rows(node)
+        if ones is not None:
+            return ones
         if not _np_named(node, "where", 3):
             return node
         if _difference_at_tie(*node.args):
@@ -374,3 +377,18 @@ def _is_neg(node: ast.expr) -> bool:
 def simplify(tree: ast.AST, float_names, scalar_names) -> ast.AST:
     """`tree` with every expression simplified (statements are kept as they are)."""
     return Simplify(float_names, scalar_names).visit(tree)
+
+
+def _filled_rows(node: ast.Call) -> ast.expr | None:
+    """``np.full(np.asarray(xs).shape, 1.0).tolist()`` -> ``[1.0] * len(xs)``: the adjoint of ``np.sum`` of a
+    list of numbers handed back as its items (rules/structural.py gives ``.tolist()`` only for a list of
+    numbers, whose array is a vector of its length); the same floats, no array made."""
+    if not (isinstance(node.func, ast.Attribute) and node.func.attr == "tolist" and not node.args
+            and not node.keywords and _np_named(node.func.value, "full", 2)):
+        return None
+    shape, fill = node.func.value.args
+    if not (isinstance(fill, ast.Constant) and type(fill.value) is float and isinstance(shape, ast.Attribute)
+            and shape.attr == "shape" and _np_named(shape.value, "asarray", 1) and is_pure(shape.value.args[0])):
+        return None
+    length = ast.Call(ast.Name("len", ast.Load()), [shape.value.args[0]], [])
+    return ast.BinOp(ast.List([fill], ast.Load()), ast.Mult(), length)
