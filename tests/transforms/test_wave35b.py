@@ -115,8 +115,7 @@ NUMBA_REFUSED = {"rob_ekf_arctan2", "fin_bootstrap_curve"}
 OPEN: dict = {}  # (fin_cvar_sort and pow_state_estimation closed by wave 35j)
 
 
-TABLE = table_tests.Table(programs, kept=KEPT, refused=REFUSED - {"hyd_bucket_spill"}, apart={"hyd_bucket_spill"},
-                          numba_refused=NUMBA_REFUSED)
+TABLE = table_tests.Table(programs, kept=KEPT, refused=REFUSED, numba_refused=NUMBA_REFUSED)
 test_first_order = TABLE.first_order()
 test_every_transformation = TABLE.every_transformation(
     lambda p: tuple(t for t in ALL if t not in OPEN.get(_name(p), ())))
