@@ -1,0 +1,64 @@
+"""Wave 36j: the fuzz's random programs through every transformation (wave36j_closure_fuzz.py).
+
+tests/ad/test_fuzz.py draws random small programs (fuzzgen.py's families) and checks grad and
+value_and_grad on them.  Here every drawn program grad accepts at a smooth point also goes through
+value_and_grad, hessian, hvp, jvp, vjp, jacobian, the jacobian of the gradient, float32, a tree
+(a dict argument; jvp and vjp of it too) and jit="numba", each against float64 central
+differences (the matrix's standard cells).  A cell must be ok, n/a, or a refusal naming the
+user's line (a *closure* refusal: counted, see CENSUS); never WRONG, NaN, a crash or a refusal
+that names no line of the user's file.
+
+The default run draws two programs of a few families (derandomized); ``-m slow`` draws
+`SLOW_EXAMPLES` of every family and numba on each; ``pytest -m fuzz`` runs the random profile.
+
+CENSUS
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from . import corpus
+from . import wave36j_closure_fuzz as closure
+
+SUPPRESS = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
+#: the families the default run draws from (a program of each costs a few seconds of compiles)
+DEFAULT_FAMILIES = ("scalar", "matrix")
+DEFAULT_EXAMPLES = 2
+SLOW_EXAMPLES = 12
+NO_NUMBA = tuple(t for t in closure.CLOSURE if t not in closure.NUMBA)
+
+
+def profile(examples, derandomize=True):
+    return settings(max_examples=examples, deadline=None, derandomize=derandomize, database=None,
+                    suppress_health_check=SUPPRESS, phases=[Phase.explicit, Phase.generate])
+
+
+@pytest.mark.parametrize("family", [corpus.slow_unless(name in DEFAULT_FAMILIES, name)
+                                    for name in sorted(closure.FAMILIES)])
+def test_drawn_programs_go_through_every_transformation(family, tmp_path):
+    """Every first- and second-order transformation, a tree and float32 (numba in the slow set)."""
+    slow = family not in DEFAULT_FAMILIES
+
+    @profile(SLOW_EXAMPLES if slow else DEFAULT_EXAMPLES)
+    @given(st.data())
+    def run(data):
+        closure.checked(data, family, tmp_path, closure.CLOSURE if slow else NO_NUMBA)
+
+    run()
+
+
+@pytest.mark.fuzz
+@pytest.mark.parametrize("family", sorted(closure.FAMILIES))
+def test_long_closure_fuzz(family, tmp_path):
+    """`pytest -m fuzz`: FUZZ_EXAMPLES random programs of each family (200 by default), numba included."""
+    @profile(int(os.environ.get("FUZZ_EXAMPLES", "200")), derandomize=False)
+    @given(st.data())
+    def run(data):
+        closure.checked(data, family, tmp_path)
+
+    run()
