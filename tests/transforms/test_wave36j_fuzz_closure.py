@@ -22,8 +22,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from . import corpus
+from . import corpus, matrix
 from . import wave36j_closure_fuzz as closure
+from . import wave36j_programs as programs
+from .corpus import Program
 
 SUPPRESS = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
 #: the families the default run draws from (a program of each costs a few seconds of compiles)
@@ -62,3 +64,27 @@ def test_long_closure_fuzz(family, tmp_path):
         closure.checked(data, family, tmp_path)
 
     run()
+
+
+def _program(name: str, table: dict) -> Program:
+    args, wrt = table[name]
+    return Program(f"wave36j_programs:{name}", getattr(programs, name), args, wrt, "wave36j")
+
+
+@pytest.mark.xfail(strict=True, reason="open: a tie of one value carried through a loop is not proved to persist")
+@pytest.mark.parametrize("name", sorted(programs.OPEN))
+def test_a_tie_of_one_value_through_a_loop_has_second_derivatives(name):
+    """``for _ in range(3): x = y`` then ``min(x, y) * y``: x is y, min(x, y) is y, smooth; grad is right,
+    but its derivative (hessian, jacobian of grad) is NaN: ad/ties.py proves a tie persists only through
+    straight-line code (``x = y; min(x, y)`` is right), not through a loop's carried value."""
+    p = _program(name, programs.OPEN)
+    matrix.assert_ok(p, ("hessian",))
+    matrix.assert_ok(p, ("jac_grad",))
+
+
+@pytest.mark.parametrize("name", [corpus.slow_unless(False, name) for name in sorted(programs.NUMBA_DEAD_LOOPS)])
+def test_numba_refuses_a_loop_that_never_runs_at_the_line(name):
+    """A loop that never runs (``while k < 0`` after ``k = 0``, ``for i in range(0)``) whose body stacks
+    values: numba prunes it as dead code and leaves the stack's type undecided (or a value Optional);
+    srcdiff refuses at the body's line.  (A closure gap, open: grad and the others take these.)"""
+    matrix.assert_numba_agrees_or_refuses(_program(name, programs.NUMBA_DEAD_LOOPS))
