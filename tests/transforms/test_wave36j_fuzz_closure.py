@@ -71,6 +71,26 @@ def _program(name: str, table: dict) -> Program:
     return Program(f"wave36j_programs:{name}", getattr(programs, name), args, wrt, "wave36j")
 
 
+@pytest.mark.parametrize("name", sorted(programs.BRANCH_LISTS))
+def test_a_list_built_in_a_branch_not_taken_differentiated_twice(name):
+    """``if x <= y: return y`` above ``sum(y for _ in range(2))``: the jacobian of the gradient set up the
+    list's adjoint (zeros_list) before the branch that builds the list, and failed on the branch not
+    taken ("TypeError: object of type 'NoneType' has no len()"); a list never built has no adjoint now."""
+    p = _program(name, programs.BRANCH_LISTS)
+    matrix.assert_ok(p, ("jac_grad",))
+    matrix.assert_ok(p, ("hessian",))
+
+
+@pytest.mark.xfail(strict=True, reason="open: the outer reverse pass spells a list's zero adjoint inline")
+@pytest.mark.parametrize("name", sorted(set(programs.BRANCH_LISTS) - {"array_list_in_a_branch"}))
+def test_a_list_built_in_a_branch_not_taken_under_grad_of_grad(name):
+    """The same programs under ``grad(grad(f))`` and ``vjp(grad(f))``: the outer (not derivable) reverse
+    pass writes ``[0.0] * len(items)`` before the branch (ad/sweep.py `zero`), still a TypeError."""
+    p = _program(name, programs.BRANCH_LISTS)
+    matrix.assert_ok(p, ("grad_grad",))
+    matrix.assert_ok(p, ("vjp_grad",))
+
+
 @pytest.mark.xfail(strict=True, reason="open: a tie of one value carried through a loop is not proved to persist")
 @pytest.mark.parametrize("name", sorted(programs.OPEN))
 def test_a_tie_of_one_value_through_a_loop_has_second_derivatives(name):

@@ -8,7 +8,8 @@ differentiated argument, drawn from the family's) and goes through the matrix's 
   array argument, second differences unstable at the point);
 * ``closure`` -- refused with a SrcDiffError naming the user's line, although grad accepts the
   program: allowed by the promise, but a gap in the closure (counted by reason);
-* ``bad error`` -- refused without naming the user's line; ``crash`` -- any other exception;
+* ``bad error`` -- refused without naming the user's line, or reporting srcdiff's own failure
+  (a TypeError in the generated code); ``crash`` -- any other exception;
 * ``NaN`` -- a non-finite answer where central differences are finite; ``WRONG`` -- finite and wrong.
 """
 
@@ -56,8 +57,8 @@ def outcome(cell: matrix.Cell) -> str:
     """The class of one cell (the module's docstring)."""
     if cell.outcome in (matrix.OK, matrix.NA):
         return cell.outcome
-    if cell.outcome == matrix.REFUSED:
-        return "closure" if cell.located else "bad error"
+    if cell.outcome == matrix.REFUSED:  # (a refusal that reports srcdiff's own TypeError is a bad error)
+        return "closure" if cell.located and not fuzzgen.INTERNAL.search(cell.message) else "bad error"
     if cell.outcome == matrix.WRONG:
         return "NaN" if "nan" in cell.detail.lower() or "inf" in cell.detail.lower() else "WRONG"
     return "crash"

@@ -5,6 +5,39 @@ import math
 
 import numpy as np
 
+# ---- a list built in a branch the run does not take, differentiated twice (fixed) ----
+
+def early_return_above_a_generator(x, y):
+    y *= min((1.0 - y), ((x * x + 0.5) ** 1.5))
+    if (-x) <= y:
+        return y
+    return math.cos(sum(y for _ in range(2))) + y
+
+
+def early_return_above_a_comprehension(x, y):
+    if x <= y:
+        return y * y
+    return sum([y * k for k in range(3)]) + x * y
+
+
+def list_built_in_an_else(x, y):
+    if x > y:
+        s = x * y
+    else:
+        items = []
+        for k in range(3):
+            items.append(y ** 2 * k)
+        s = sum(items)
+    return s + y
+
+
+def array_list_in_a_branch(x, y):
+    if np.sum(x) > 10.0:
+        return np.sum(x * y)
+    rows = [x * y[k] for k in range(2)]
+    return np.sum(np.stack(rows) ** 2)
+
+
 # ---- a tie whose operands are one value through a loop: hessian NaN (open) ----
 
 def tie_through_loop(x, y):
@@ -59,6 +92,12 @@ def dead_loop_branches(x, y):
     return (math.sqrt((x + y)) if (x + y) > 0 else math.cos(x)) + x + y
 
 
+#: name -> (args, wrt): reverse over reverse (jacobian of grad, vjp of grad) set up a list's adjoint
+#: before the branch that builds it, and failed on the branch not taken (TypeError: None has no len)
+BRANCH_LISTS = {"early_return_above_a_generator": ((1.0, 0.577), 1),
+                "early_return_above_a_comprehension": ((0.5, 1.5), 1),
+                "list_built_in_an_else": ((2.0, 0.5), 1),
+                "array_list_in_a_branch": ((np.array([9.0, 2.0]), np.array([0.5, -1.5])), 1)}
 #: name -> (args, wrt)
 OPEN = {"tie_through_loop": ((1.0, 0.7), 1), "tie_through_loop_np": ((1.0, 0.7), 1),
         "tie_through_while": ((1.0, 0.7), 1)}
