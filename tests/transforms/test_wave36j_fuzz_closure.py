@@ -11,7 +11,40 @@ that names no line of the user's file.
 The default run draws two programs of a few families (derandomized); ``-m slow`` draws
 `SLOW_EXAMPLES` of every family and numba on each; ``pytest -m fuzz`` runs the random profile.
 
-CENSUS
+Census of the campaign (random seeds, 371 programs drawn over the 16 families, 338 of them accepted by grad
+at a smooth point; 205 through the first ten transformations, 147 through numba; the rest ran out of time:
+a program costs about 5 s of compiles).  ok / n/a / closure (refused at the user's line) / BAD (a crash,
+or a refusal reporting srcdiff's own TypeError) / NaN / WRONG, before -> after:
+
+                      before                          after
+                   ok  n/a clos BAD NaN WRONG      ok  n/a clos BAD NaN WRONG
+    value_and_grad 205   0   0   0   0   0        205   0   0   0   0   0
+    hessian        204   0   0   0   1   0        204   0   0   0   1   0
+    hvp            131  74   0   0   0   0        131  74   0   0   0   0
+    jvp, vjp       205   0   0   0   0   0        205   0   0   0   0   0
+    jacobian       205   0   0   0   0   0        205   0   0   0   0   0
+    jac_grad       200   0   1   3   1   0        203   0   1   0   1   0
+    float32         78 127   0   0   0   0         78 127   0   0   0   0
+    tree (+jvp, vjp) 205 0   0   0   0   0        205   0   0   0   0   0
+    numba          145   0   2   0   0   0        145   0   2   0   0   0
+    numba_float32   58  75   0   0   0   0         58  75   0   0   0   0
+
+(hvp n/a: a program differentiated in another argument than the first; float32 n/a: no float array
+differentiated.)  No WRONG cell.  Found, each minimised into a class with variants (wave36j_programs.py):
+
+1. Fixed: a list built in a branch the run does not take (an early ``return`` above ``sum(y for _ in
+   range(2))``, a list appended in an ``else``), differentiated twice: the jacobian of the gradient set up
+   the list's zero adjoint before the branch and failed, "TypeError: object of type 'NoneType' has no
+   len()" (rules/list_helpers.py, rules/batching_helpers.py: a list never built has no adjoint, None).
+   Open: ``grad(grad(f))`` and ``vjp(grad(f))`` still fail the same way: the outer reverse pass spells the
+   zero adjoint inline, ``[0.0] * len(items)`` (ad/sweep.py `zero`; xfail strict).
+2. Open (NaN where the second derivative exists): a tie of one value carried through a loop (``for _ in
+   range(3): x = y`` then ``min(x, y) * y``): ad/ties.py proves a tie persists through straight-line code
+   only, so hessian and the jacobian of grad give NaN (xfail strict).
+3. Open closure gaps, refused at the user's line: loops that never run (``while k < 0`` after ``k = 0``,
+   ``for i in range(0)``) whose bodies stack values: numba prunes them as dead code and leaves a stack's
+   type undecided or a value Optional (numba refuses); one such loop with a list comprehension is
+   refused by the jacobian of grad ("generated code it cannot differentiate").
 """
 
 from __future__ import annotations
@@ -71,7 +104,8 @@ def _program(name: str, table: dict) -> Program:
     return Program(f"wave36j_programs:{name}", getattr(programs, name), args, wrt, "wave36j")
 
 
-@pytest.mark.parametrize("name", sorted(programs.BRANCH_LISTS))
+@pytest.mark.parametrize("name", [corpus.slow_unless(name != "array_list_in_a_branch", name)
+                                  for name in sorted(programs.BRANCH_LISTS)])
 def test_a_list_built_in_a_branch_not_taken_differentiated_twice(name):
     """``if x <= y: return y`` above ``sum(y for _ in range(2))``: the jacobian of the gradient set up the
     list's adjoint (zeros_list) before the branch that builds the list, and failed on the branch not
