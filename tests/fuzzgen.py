@@ -666,6 +666,75 @@ class ProgramGen:
         return "\n".join(lines) + "\n"
 
 
+# ---- families: the options of each, and drawing a program with its arguments ----
+
+SCALAR = Options(early_return=True, swaps=True)
+SCALAR_NO_HELPER = Options(helper=False, max_statements=5, swaps=True)
+NESTED_TERNARY = Options(nested_ternary=True, loops=False, helper=False)
+SCALAR_GUARDS = Options(guards=True)
+ARRAYS = Options(arrays=True, helper=False)
+ARRAY_GUARDS = Options(arrays=True, helper=False, guards=True)
+ARRAY_HELPERS = Options(arrays=True, max_statements=3)
+ARRAY_STATEMENTS = Options(arrays=True, helper=False, writes=True, iteration=True, early_return=True, swaps=True)
+MATRIX = Options(arrays=True, matrix=True, helper=False, max_statements=3)
+GATHER = Options(arrays=True, matrix=True, helper=False, max_statements=3, gather=True)
+NESTED_COMPREHENSIONS = Options(arrays=True, matrix=True, helper=False, max_statements=3, nested_comprehension=True)
+
+
+def draw_scalar(data, options, zero=False):
+    """A program f(x, y) of two floats: (source, args, wrt)."""
+    gen = ProgramGen(data, options)
+    source = gen.program({"x": "float", "y": "float"})
+    args = [data.draw(float_arg(zero), label="x"), data.draw(float_arg(zero), label="y")]
+    return source, args, [0, 1]
+
+
+def draw_arrays(data, options, n=3):
+    """A program f(x, w, s) of two arrays and a float: (source, args, wrt)."""
+    gen = ProgramGen(data, options, n=n)
+    source = gen.program({"x": "array", "w": "array", "s": "float"})
+    args = [data.draw(array_arg(n), label="x"), data.draw(array_arg(n), label="w"), data.draw(float_arg(), label="s")]
+    return source, args, data.draw(st.sampled_from([[0], [0, 2], [0, 1, 2], [2]]), label="wrt")
+
+
+def draw_matrix(data, options, n=3):
+    """A program f(X, v, s) of a matrix, an array and a float: (source, args, wrt)."""
+    gen = ProgramGen(data, options, n=n)
+    source = gen.program({"X": "matrix", "v": "array", "s": "float"})
+    args = [data.draw(matrix_arg(n), label="X"), data.draw(array_arg(n), label="v"), data.draw(float_arg(), label="s")]
+    return source, args, [0, 1, 2]
+
+
+POLY_FORMS = {
+    "pow_int": "    s = 0.0\n    for k in range(len(c)):\n        s = s + c[k] * x ** k\n    return s\n",
+    "pow_float": "    s = 0.0\n    for k in range(len(c)):\n        s = s + c[k] * x ** float(k)\n    return s\n",
+    "np_power": "    s = 0.0\n    for k in range(len(c)):\n        s = s + c[k] * np.power(x, k)\n    return s\n",
+    "horner": "    s = 0.0\n    for k in range(len(c)):\n        s = s * x + c[len(c) - 1 - k]\n    return s\n",
+    "gen_sum": "    return sum(c[k] * x ** k for k in range(len(c)))\n",
+    "comp_array": "    return np.sum(np.array([c[k] * x ** k for k in range(len(c))]))\n",
+    "const_exponent": "    return c[0] * x ** 0 + c[1] * x ** 1 + c[2] * x ** 2\n",
+    "while": ("    s = 0.0\n    k = 0\n    while k < len(c):\n        s = s + c[k] * x ** k\n        k = k + 1\n"
+              "    return s\n"),
+}
+
+
+def draw_poly(data, forms, array_x=False, zero=True):
+    """A polynomial sum c[k] * x ** k, differentiated in x and c; x may be 0 (or have 0 entries)."""
+    form = data.draw(st.sampled_from(sorted(forms)), label="form")
+    body = forms[form]
+    if array_x:  # x is an array: sum the polynomial's values
+        body = body.replace("return s\n", "return np.sum(s)\n")
+        if body.startswith("    return "):
+            body = "    return np.sum(" + body[len("    return "):-1] + ")\n"
+    source = "import math\n\nimport numpy as np\n\n\ndef f(x, c):\n" + body
+    degree = data.draw(st.integers(3, 5), label="degree")
+    c = data.draw(array_arg(degree), label="c")
+    x = data.draw(array_arg(3, zero=zero) if array_x else float_arg(zero=zero), label="x")
+    if not zero:
+        x = np.where(x == 0, 0.125, x) if array_x else (x or 0.125)
+    return source, [x, c], [0, 1]
+
+
 # ---- arguments ----
 
 def float_arg(zero=False):

@@ -265,8 +265,8 @@ def _lined_up(a, b):
 
 def zeros_list_rows(xs, xs_rows: bool, size: int):
     """`zeros_list(xs)` of a list with a batch axis: zero rows shaped like each item's (never the
-    0.0 a list without rows holds, which would line up with a row's items wrongly)."""
-    return [np.zeros(np.shape(x), dtype=float) if xs_rows else zero_rows(x, size) for x in xs]
+    0.0 a list without rows holds, which would line up with a row's items wrongly); None for None (`zeros_list`)."""
+    return None if xs is None else [np.zeros(np.shape(x), dtype=float) if xs_rows else zero_rows(x, size) for x in xs]
 
 
 def list_add_rows(xs, i, v):

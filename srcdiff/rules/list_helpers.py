@@ -32,8 +32,10 @@ def list_position(items: list, index) -> int:
 
 
 def zeros_list(xs):
-    """The zero adjoint of the list `xs`: one 0.0 per item (``[0.0] * len(xs)``)."""
-    return [0.0] * len(xs)
+    """The zero adjoint of the list `xs`: one 0.0 per item (``[0.0] * len(xs)``).  None where the
+    run never built the list (a branch not taken, whose list's adjoint the reverse pass sets up
+    before the branch: ``if x <= y: return y`` above a comprehension, differentiated twice)."""
+    return None if xs is None else [0.0] * len(xs)
 
 
 def list_add(xs, i, v):

@@ -21,9 +21,26 @@ import os
 import tempfile
 from pathlib import Path
 
-import numpy as np
 import pytest
-from fuzzgen import Options, ProgramGen, array_arg, check_program, float_arg, matrix_arg
+from fuzzgen import (
+    ARRAY_GUARDS,
+    ARRAY_HELPERS,
+    ARRAY_STATEMENTS,
+    ARRAYS,
+    GATHER,
+    MATRIX,
+    NESTED_COMPREHENSIONS,
+    NESTED_TERNARY,
+    POLY_FORMS,
+    SCALAR,
+    SCALAR_GUARDS,
+    SCALAR_NO_HELPER,
+    check_program,
+    draw_arrays,
+    draw_matrix,
+    draw_poly,
+    draw_scalar,
+)
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -58,72 +75,26 @@ def long_profile(shrink=True):
                     suppress_health_check=SUPPRESS, database=None, phases=phases)
 
 
-# ---- families ----
-
-SCALAR = Options(early_return=True, swaps=True)
-SCALAR_NO_HELPER = Options(helper=False, max_statements=5, swaps=True)
-NESTED_TERNARY = Options(nested_ternary=True, loops=False, helper=False)
-SCALAR_GUARDS = Options(guards=True)
-ARRAYS = Options(arrays=True, helper=False)
-ARRAY_GUARDS = Options(arrays=True, helper=False, guards=True)
-ARRAY_HELPERS = Options(arrays=True, max_statements=3)
-ARRAY_STATEMENTS = Options(arrays=True, helper=False, writes=True, iteration=True, early_return=True, swaps=True)
-MATRIX = Options(arrays=True, matrix=True, helper=False, max_statements=3)
-GATHER = Options(arrays=True, matrix=True, helper=False, max_statements=3, gather=True)
-NESTED_COMPREHENSIONS = Options(arrays=True, matrix=True, helper=False, max_statements=3, nested_comprehension=True)
-
+# ---- families (fuzzgen.py draws them) ----
 
 def run_scalar(data, options, zero=False):
-    gen = ProgramGen(data, options)
-    source = gen.program({"x": "float", "y": "float"})
-    args = [data.draw(float_arg(zero), label="x"), data.draw(float_arg(zero), label="y")]
+    source, args, wrt = draw_scalar(data, options, zero)
     use_grad = data.draw(st.integers(0, 3), label="grad") == 0
-    return check_program(source, args, [0, 1], TMP, use_grad=use_grad)
+    return check_program(source, args, wrt, TMP, use_grad=use_grad)
 
 
 def run_arrays(data, options, n=3):
-    gen = ProgramGen(data, options, n=n)
-    source = gen.program({"x": "array", "w": "array", "s": "float"})
-    args = [data.draw(array_arg(n), label="x"), data.draw(array_arg(n), label="w"), data.draw(float_arg(), label="s")]
-    wrt = data.draw(st.sampled_from([[0], [0, 2], [0, 1, 2], [2]]), label="wrt")
+    source, args, wrt = draw_arrays(data, options, n)
     return check_program(source, args, wrt, TMP, use_grad=data.draw(st.integers(0, 3), label="grad") == 0)
 
 
 def run_matrix(data, options, n=3):
-    gen = ProgramGen(data, options, n=n)
-    source = gen.program({"X": "matrix", "v": "array", "s": "float"})
-    args = [data.draw(matrix_arg(n), label="X"), data.draw(array_arg(n), label="v"), data.draw(float_arg(), label="s")]
-    return check_program(source, args, [0, 1, 2], TMP)
-
-
-POLY_FORMS = {
-    "pow_int": "    s = 0.0\n    for k in range(len(c)):\n        s = s + c[k] * x ** k\n    return s\n",
-    "pow_float": "    s = 0.0\n    for k in range(len(c)):\n        s = s + c[k] * x ** float(k)\n    return s\n",
-    "np_power": "    s = 0.0\n    for k in range(len(c)):\n        s = s + c[k] * np.power(x, k)\n    return s\n",
-    "horner": "    s = 0.0\n    for k in range(len(c)):\n        s = s * x + c[len(c) - 1 - k]\n    return s\n",
-    "gen_sum": "    return sum(c[k] * x ** k for k in range(len(c)))\n",
-    "comp_array": "    return np.sum(np.array([c[k] * x ** k for k in range(len(c))]))\n",
-    "const_exponent": "    return c[0] * x ** 0 + c[1] * x ** 1 + c[2] * x ** 2\n",
-    "while": ("    s = 0.0\n    k = 0\n    while k < len(c):\n        s = s + c[k] * x ** k\n        k = k + 1\n"
-              "    return s\n"),
-}
+    return check_program(*draw_matrix(data, options, n), TMP)
 
 
 def run_poly(data, forms, array_x=False, zero=True):
     """A polynomial sum c[k] * x ** k, differentiated in x and c; x may be 0 (or have 0 entries)."""
-    form = data.draw(st.sampled_from(sorted(forms)), label="form")
-    body = forms[form]
-    if array_x:  # x is an array: sum the polynomial's values
-        body = body.replace("return s\n", "return np.sum(s)\n")
-        if body.startswith("    return "):
-            body = "    return np.sum(" + body[len("    return "):-1] + ")\n"
-    source = "import math\n\nimport numpy as np\n\n\ndef f(x, c):\n" + body
-    degree = data.draw(st.integers(3, 5), label="degree")
-    c = data.draw(array_arg(degree), label="c")
-    x = data.draw(array_arg(3, zero=zero) if array_x else float_arg(zero=zero), label="x")
-    if not zero:
-        x = np.where(x == 0, 0.125, x) if array_x else (x or 0.125)
-    return check_program(source, [x, c], [0, 1], TMP)
+    return check_program(*draw_poly(data, forms, array_x, zero), TMP)
 
 
 # ---- CI profile (deterministic) ----
