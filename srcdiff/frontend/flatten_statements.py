@@ -223,10 +223,7 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
                 raise self.error(where, "this unpacking needs a tuple or list whose length srcdiff knows")
             if len(items) != len(target.elts) or any(isinstance(t, ast.Starred) for t in target.elts):
                 raise self.error(where, f"cannot unpack {len(items)} values into {len(target.elts)} names")
-            out = []
-            for t, item in zip(target.elts, items):
-                out += self.bind_entry(t, item, where, emit)
-            return out
+            return [s for t, item in zip(target.elts, items) for s in self.bind_entry(t, item, where, emit)]
         if isinstance(target, ast.Subscript) and isinstance(self.entry(target.value), Node):
             return self.write(target, self.entry(target.value), entry, where)
         if isinstance(target, ast.Attribute) and isinstance(self.entry(target.value), Node):
