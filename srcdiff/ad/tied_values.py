@@ -68,6 +68,10 @@ def tied_node(node: Node, sweep, in_loop: bool, definitions: dict) -> Node:
                 pair = persist.get((ast.unparse(operands[0]), ast.unparse(bound))) if isinstance(persist, dict) \
                     else persist
                 value = _tied(value, operands[0], bound, _at_operand(pair, node, operands[0]))
+    elif func is np.sort and len(operands) == 1:  # (its tie's NaN: rules/sort_ties.py)
+        axis = ast.keyword("axis", ast.Constant(node.static.get("axis", -1)))
+        value = ast.Call(ast.Name("sorted_tied", ast.Load()), [value, copy.deepcopy(operands[0])],
+                         [axis, ast.keyword("own", ast.Constant(True))])
     elif func is np.where and len(operands) == 3 and (test := _comparison(node.inputs[0], definitions)):
         value = _tied(value, test.left, test.comparators[0], None)
     else:

@@ -9,7 +9,7 @@ table entries, whose facts lowering reads by function.)
 """
 
 from ..ir.shapes import UNKNOWN_DIM
-from . import join_helpers, list_edits, runtime, write_helpers
+from . import join_helpers, list_edits, runtime, sort_ties, write_helpers
 from . import list_helpers as lists
 from .logistic import logistic
 from .table import FORMS, LINEAR, nograd, rule, unary
@@ -90,6 +90,10 @@ TIED_VALUE = {"value": "g", "x": "tie_still_nan(condition, persist, g, 0.0)",
 TIED_VALUE_TANGENTS = {"value": "value_dot", "x": "tie_still_nan(condition, persist, x_dot, 0.0)",
                        "y": "tie_still_nan(condition, persist, y_dot, 0.0)"}
 
+#: a sort's value or its adjoint before the permutation back (`sorted_tied`): NaN where a tie of x parts
+SORTED_TIED = {"value": "g", "x": "sort_tie_back(x, g, value, axis, own)"}
+SORTED_TIED_TANGENTS = {"value": "value_dot", "x": "sort_tie_nan(x, x_dot, value, axis, own)"}
+
 HELD = {"a": "select(np.not_equal(direction, 0.0), g)", "direction": "tie_still_nan(True, False, g, direction)"}
 HELD_TANGENTS = {"a": "select(np.not_equal(direction, 0.0), a_dot)",
                  "direction": "tie_still_nan(True, False, direction_dot, direction)"}
@@ -116,6 +120,13 @@ RULES = [
     rule(runtime.tied, ("value", "condition", "x", "y", "persist"), TIED_VALUE, elementwise=True, fresh=False,
          defaults={"y": 0.0, "persist": False}, tangents=TIED_VALUE_TANGENTS, shape=_first_shape,
          not_symbolic="its derivative is NaN at a tie by definition (the value's sides part there)"),
+    rule(sort_ties.sorted_tied, ("value", "x"), SORTED_TIED, static={"axis": -1, "own": False}, fresh=False,
+         tangents=SORTED_TIED_TANGENTS, shape=_first_shape,
+         not_symbolic="its derivative is NaN at a tie of a sort by definition (the order's sides part there)"),
+    nograd(sort_ties.sort_tie_nan, ("x", "direction", "value"), static={"axis": -1, "own": False},
+           not_symbolic="NaN or 0 by definition (the derivative at a sort's tie): sympy has no counterpart"),
+    nograd(sort_ties.sort_tie_back, ("x", "cotangent", "value"), static={"axis": -1, "own": False},
+           not_symbolic="NaN or 0 by definition (the derivative at a sort's tie): sympy has no counterpart"),
     # a sigmoid written out, lowered as one call (lower/logistic_forms.py): s * (1 - s), 0 at saturation
     unary(logistic, x="g * ans * (1.0 - ans)", name="srcdiff.rules.logistic.logistic",
           note="a sigmoid written out, 1 / (1 + exp(-z)) (lowered as this call): the derivative s * (1 - s), "

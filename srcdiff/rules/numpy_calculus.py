@@ -14,6 +14,7 @@ from ..ir import shapes
 from . import calculus_helpers as helpers
 from . import table
 from .index_shapes import take_along_shape
+from .sort_ties import sort_derivable
 from .table import LINEAR
 
 rule, nograd = table.numerically_checked(table.rule), table.numerically_checked(table.nograd)
@@ -389,7 +390,8 @@ RULES = [
     # ---- values of sort and partition ----
     rule(np.sort, ("x",), _sort_templates, static={"axis": -1, "kind": None, "order": None}, fresh=True,
          batching="along",
-         array_result=True, shape=lambda static, x: _scan_shape(static, x), tangents=_sort_tangents, note=SORT_NOTE),
+         array_result=True, shape=lambda static, x: _scan_shape(static, x), tangents=_sort_tangents,
+         derivable=sort_derivable, note=SORT_NOTE),
     # (kth an operand, no gradient: ``k = len(x) // 2`` is known only when the function runs)
     rule(np.partition, ("x", "kth"), _partition_templates, static={"axis": -1, "kind": "introselect", "order": None},
          fresh=True, array_result=True, shape=lambda static, x, kth: _scan_shape(static, x),

@@ -17,6 +17,7 @@ from .list_helpers import LIST_HELPERS, items_array, list_add, list_position
 from .logistic import logistic
 from .scan_helpers import SCAN_HELPERS
 from .selections import SELECTION_HELPERS
+from .sort_ties import SORT_TIE_HELPERS
 from .symmetric import SYMMETRIC_HELPERS
 from .triangular import TRIANGULAR_HELPERS, cholesky_factor_adjoint, lower_inverse, phi
 from .write_helpers import WRITE_HELPERS
@@ -386,6 +387,7 @@ HELPERS = {
     **FFT_HELPERS,  # parts of the Fourier transform of a real array (rules/fft_helpers.py)
     **TRIANGULAR_HELPERS, **SYMMETRIC_HELPERS,  # a Cholesky factor's inverse, solves; solve, inv, slogdet by one
     **SELECTION_HELPERS,  # np.where(c, g, 0.0) without a branch per element (rules/selections.py)
+    **SORT_TIE_HELPERS,  # a sort's tie in a gradient differentiated again (rules/sort_ties.py)
 }
 
 #: Helpers that do more than compute a value (`ensure_scalar` raises): never moved or dropped.

@@ -44,6 +44,7 @@ from srcdiff.rules import (
     lu_helpers,
     runtime,
     scan_helpers,
+    sort_ties,
     write_helpers,
 )
 
@@ -358,6 +359,11 @@ SPECS = [
     # a tie's value where the tie never holds is itself (at a tie: tests/transforms/test_wave36a.py)
     S("srcdiff.rules.kinks.tied", "tied(np.maximum(x, y), np.greater(c, 100.0), x, y) * x", x=((5,), REAL),
       y=((5,), REAL), c=((5,), REAL)),
+    # a sort's value where nothing is tied is itself (at a tie: tests/transforms/test_wave36l.py)
+    S("srcdiff.rules.sort_ties.sorted_tied", "sorted_tied(np.sort(x), x, own=True) * y", x=((5,), REAL),
+      y=((5,), REAL)),
+    S("srcdiff.rules.sort_ties.sort_tie_nan", "sort_tie_nan(x, x, np.sort(x)) + x", x=((3,), REAL)),
+    S("srcdiff.rules.sort_ties.sort_tie_back", "sort_tie_back(x, x, np.sort(x)) + x", x=((3,), REAL)),
     S("srcdiff.rules.kinks.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.kinks.tie_nan", "tie_nan(np.greater(c, 100.0), False, x) + x", x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.kinks.tie_still_nan", "tie_still_nan(np.greater(c, 100.0), False, x, c) + x", x=((3,), REAL),
@@ -634,7 +640,8 @@ HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "fr
           f"from srcdiff.rules.write_helpers import {', '.join(write_helpers.WRITE_HELPERS)}",
           f"from srcdiff.rules.fft_helpers import {', '.join(fft_helpers.FFT_HELPERS)}",
           f"from srcdiff.rules.bin_helpers import {', '.join(bin_helpers.BIN_HELPERS)}",
-          "from srcdiff.rules.lu_helpers import lu_rows", ""]
+          "from srcdiff.rules.lu_helpers import lu_rows",
+          f"from srcdiff.rules.sort_ties import {', '.join(sort_ties.SORT_TIE_HELPERS)}", ""]
 
 
 def spec_module(folder, weighted: bool = True, **options):
@@ -660,7 +667,7 @@ def draw_inputs(spec, index):
     from scipy import signal, stats
     names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, "sl": sl,
              **HELPERS, **LIST_HELPERS, **CALC_HELPERS, **JOIN_HELPERS, **GUARD_HELPERS, **SCAN_HELPERS,
-             **COFACTOR_HELPERS, **BIN_HELPERS}
+             **COFACTOR_HELPERS, **BIN_HELPERS, **sort_ties.SORT_TIE_HELPERS}
     out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight

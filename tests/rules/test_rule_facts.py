@@ -14,7 +14,17 @@ import pytest
 
 import srcdiff
 from rules.rule_specs_calc import calc_calls
-from srcdiff.rules import default_table, join_helpers, list_edits, list_helpers, rule, runtime, structural, unary
+from srcdiff.rules import (
+    default_table,
+    join_helpers,
+    list_edits,
+    list_helpers,
+    rule,
+    runtime,
+    sort_ties,
+    structural,
+    unary,
+)
 from srcdiff.rules.calculus_helpers import nan_order_weights, order_weights
 from srcdiff.rules.numpy_convert import astype
 from srcdiff.tools import sympy_counterparts
@@ -98,6 +108,9 @@ CALLS = {
     "srcdiff.rules.kinks.tie_still_nan": lambda x, y: runtime.tie_still_nan(x > 0.0, False, y, x),
     "srcdiff.rules.kinks.held_still": lambda x, y: runtime.held_still(y, x),
     "srcdiff.rules.kinks.tied": lambda x, y: runtime.tied(np.maximum(x, y), x == y, x, y),
+    "srcdiff.rules.sort_ties.sorted_tied": lambda x, y: sort_ties.sorted_tied(np.sort(x), x, own=True),
+    "srcdiff.rules.sort_ties.sort_tie_nan": lambda x, y: sort_ties.sort_tie_nan(x, y, np.sort(x)),
+    "srcdiff.rules.sort_ties.sort_tie_back": lambda x, y: sort_ties.sort_tie_back(x, y, np.sort(x)),
     "srcdiff.rules.runtime.index_add": lambda x, y: runtime.index_add(x, (np.array([0, 0]),), y),
     "srcdiff.rules.runtime.index_read": lambda x, y: runtime.index_read(x, (np.array([1, 0]), slice(None))),
     "max": lambda x, y: max(x[0, 0], y[0, 0]),

@@ -61,6 +61,7 @@ def homes() -> dict[str, str]:
         scans,
         shape_tuples,
         slice_adds,  # noqa: F401  (registers index_add through slices)
+        sort_ties,
         sorting,
         special,
         stacked,
@@ -80,7 +81,7 @@ def homes() -> dict[str, str]:
                list_adjoints, integers, gathers, scans, partitions, exact_sums, fft_parts, object_calls,
                extremum_rows, open_meshes, bin_helpers, axis_calls, least_squares, truth_tests, at_least, as_lists,
                lu_factors, counted_copies, row_helpers, dict_items, list_repeats, frequencies,
-               list_writes)
+               list_writes, sort_ties)
     return {name: module.__name__ for module in modules for name in module.HELPERS}
 
 
