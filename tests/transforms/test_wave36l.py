@@ -44,11 +44,9 @@ import pytest
 
 import srcdiff
 
-from . import closure_cells, corpus, matrix
+from . import corpus, matrix
 from . import wave36l_programs as w
 from .test_wave35f import SECOND, census, judge
-
-assert closure_cells.EXTRA  # (importing it registers the jacobian, hvp and float32 cells)
 
 #: the cells in the default run (one per row; the others are slow)
 KEPT = {("sort_weighted", "hvp"), ("sort_squared", "hessian"), ("sort_columns", "jvp(grad)"),
