@@ -110,7 +110,7 @@ def _name(p):
 KEPT = {"econ_arma11"}
 #: refused by grad at the user's line, and so by every transformation
 REFUSED = {"epi_household_chain", "surv_cox_accumulate", "chem_arrhenius_network", "opt_zernike_dict",
-           "rank_bradley_terry_dict", "id_classmethod_helper", "id_enumerate_zip_reversed", "id_namedtuple_layers"}
+           "rank_bradley_terry_dict", "id_enumerate_zip_reversed", "id_namedtuple_layers"}
 #: jit="numba" refuses these at the user's line (np.add.at of a boolean mask or of a tuple of indices; a list index)
 NUMBA_REFUSED = {"chem_lj_cutoff", "mech_truss_compliance", "econ_gravity"}
 

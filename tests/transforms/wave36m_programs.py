@@ -1,0 +1,106 @@
+"""Wave 36m's variants of the refusals wave 36b left (test_wave36m.py), each class written the ways
+users write it.
+
+CLASSMETHOD: a classmethod called on its class (``Filter.smooth(x)``, ``Model.from_params(p)`` with a
+loop before ``return cls(...)``, ``cls.helper(x)`` from another classmethod, ``cls.TAPS`` of an array
+the class holds, a subclass overriding a class attribute): "cannot tell which function Filter.smooth is".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Filter:
+    taps = np.array([0.25, 0.5, 0.25])
+    gain = 1.5
+
+    @classmethod
+    def smooth(cls, x):
+        return np.convolve(x, cls.taps, mode="same") * cls.gain
+
+    @classmethod
+    def twice(cls, x, passes=2):
+        for _ in range(passes):
+            x = cls.smooth(x)
+        return x
+
+
+class SharpFilter(Filter):
+    taps = np.array([-0.5, 2.0, -0.5])
+
+
+def cm_smooth(x):
+    return np.sum((Filter.smooth(x) - np.sin(np.arange(len(x)))) ** 2)
+
+
+def cm_nested_cls(x):
+    return np.sum(np.tanh(Filter.twice(x, passes=3)))
+
+
+def cm_subclass(x):
+    return np.sum(SharpFilter.smooth(x) ** 2) + np.sum(Filter.smooth(x) * x)
+
+
+def cm_on_instance(x):
+    f = FILTER
+    return np.sum(f.smooth(x) ** 2)
+
+
+FILTER = Filter()
+
+
+class Logistic:
+    def __init__(self, w, b):
+        self.w = w
+        self.b = b
+
+    @classmethod
+    def from_params(cls, p):
+        w = p[:-1] * 1.0
+        for i in range(len(w)):
+            w[i] = w[i] * (1.0 + 0.1 * i)
+        return cls(w, p[-1])
+
+    def predict(self, X):
+        return 1.0 / (1.0 + np.exp(-(X @ self.w + self.b)))
+
+
+X = np.array([[0.5, -1.0, 0.3], [1.2, 0.4, -0.7], [-0.3, 0.8, 1.1], [0.9, -0.2, 0.4]])
+Y = np.array([1.0, 0.0, 1.0, 1.0])
+
+
+def cm_from_params(p):
+    model = Logistic.from_params(p)
+    q = model.predict(X)
+    return -np.mean(Y * np.log(q) + (1 - Y) * np.log(1 - q))
+
+
+class Quadratic:
+    scale = 2.0
+
+    @staticmethod
+    def square(v):
+        return v * v
+
+    @classmethod
+    def energy(cls, x, k=0.5):
+        return cls.scale * k * np.sum(cls.square(x)) + np.sum(np.cos(x))
+
+
+def cm_static_inside(x):
+    return Quadratic.energy(x) + Quadratic.energy(x[:2], k=1.5)
+
+
+def _vec(*values):
+    return lambda rng: (np.array(values, dtype=float),)
+
+
+CLASSMETHOD = [
+    ("cm_smooth", cm_smooth, _vec(0.3, -0.2, 0.5, 0.8, -1.1, 0.4), 0),
+    ("cm_nested_cls", cm_nested_cls, _vec(0.3, -0.2, 0.5, 0.8), 0),
+    ("cm_subclass", cm_subclass, _vec(0.6, -0.4, 1.2, 0.1), 0),
+    ("cm_on_instance", cm_on_instance, _vec(0.2, 0.9, -0.5), 0),
+    ("cm_from_params", cm_from_params, _vec(0.4, -0.3, 0.2, 0.1), 0),
+    ("cm_static_inside", cm_static_inside, _vec(0.7, -0.6, 0.25), 0),
+]
