@@ -4,6 +4,10 @@ users write it.
 CLASSMETHOD: a classmethod called on its class (``Filter.smooth(x)``, ``Model.from_params(p)`` with a
 loop before ``return cls(...)``, ``cls.helper(x)`` from another classmethod, ``cls.TAPS`` of an array
 the class holds, a subclass overriding a class attribute): "cannot tell which function Filter.smooth is".
+
+LOGADDEXP_SCAN: ``np.logaddexp.accumulate`` (Cox partial likelihoods by a running log-sum of the risk set,
+running log-normalisers), of a vector reversed, of a matrix along an axis: "cannot tell which function
+np.logaddexp.accumulate is".  (jit="numba" refuses it at the line: numba has no ufunc's accumulate.)
 """
 
 from __future__ import annotations
@@ -92,6 +96,33 @@ def cm_static_inside(x):
     return Quadratic.energy(x) + Quadratic.energy(x[:2], k=1.5)
 
 
+TIMES = np.array([5.0, 3.0, 8.0, 1.0, 6.0, 2.0])
+EVENTS = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0])
+Z = np.array([[0.5, -1.0], [1.2, 0.3], [-0.4, 0.8], [0.9, -0.6], [0.1, 0.2], [-1.1, 0.7]])
+
+
+def lae_cox(beta):
+    order = np.argsort(-TIMES)
+    eta = Z[order] @ beta
+    log_risk = np.logaddexp.accumulate(eta)
+    return -np.sum(EVENTS[order] * (eta - log_risk))
+
+
+def lae_reversed(x):
+    tail = np.logaddexp.accumulate(x[::-1])[::-1]
+    return np.sum(np.sin(tail)) + tail[0] ** 2
+
+
+def lae_matrix_axis(w):
+    scores = np.outer(w, w) - 2.0 * w[:, None]
+    return np.sum(np.logaddexp.accumulate(scores, axis=1) ** 2) + np.sum(np.logaddexp.accumulate(scores, axis=-2))
+
+
+def lae_large(x):
+    running = np.logaddexp.accumulate(300.0 * x)  # exp would overflow: the weights never do
+    return np.sum(running / 300.0 - x)
+
+
 def _vec(*values):
     return lambda rng: (np.array(values, dtype=float),)
 
@@ -103,4 +134,11 @@ CLASSMETHOD = [
     ("cm_on_instance", cm_on_instance, _vec(0.2, 0.9, -0.5), 0),
     ("cm_from_params", cm_from_params, _vec(0.4, -0.3, 0.2, 0.1), 0),
     ("cm_static_inside", cm_static_inside, _vec(0.7, -0.6, 0.25), 0),
+]
+
+LOGADDEXP_SCAN = [
+    ("lae_cox", lae_cox, _vec(0.4, -0.3), 0),
+    ("lae_reversed", lae_reversed, _vec(0.3, -1.2, 0.8, 0.05), 0),
+    ("lae_matrix_axis", lae_matrix_axis, _vec(0.6, -0.4, 1.1), 0),
+    ("lae_large", lae_large, _vec(1.0, 2.5, -3.0, 2.4), 0),
 ]
