@@ -109,7 +109,7 @@ def _name(p):
 #: the rows the default run keeps (cheap ones; the findings' rows hold the fixed classes; `-m slow` runs them all)
 KEPT = {"econ_arma11"}
 #: refused by grad at the user's line, and so by every transformation
-REFUSED = {"epi_household_chain", "chem_arrhenius_network", "opt_zernike_dict",
+REFUSED = {"epi_household_chain", "opt_zernike_dict",
            "rank_bradley_terry_dict", "id_enumerate_zip_reversed", "id_namedtuple_layers"}
 #: jit="numba" refuses these at the user's line (np.add.at of a boolean mask or of a tuple of indices; a list index)
 NUMBA_REFUSED = {"chem_lj_cutoff", "mech_truss_compliance", "econ_gravity", "surv_cox_accumulate"}

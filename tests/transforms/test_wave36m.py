@@ -18,12 +18,12 @@ from . import wave36m_programs as w
 
 ALL = (*matrix.FIRST_ORDER, "hessian", *closure_cells.EXTRA, "vmap_grad")
 
-CLASSES = {"classmethod": w.CLASSMETHOD, "logaddexp_scan": w.LOGADDEXP_SCAN}
+CLASSES = {"classmethod": w.CLASSMETHOD, "logaddexp_scan": w.LOGADDEXP_SCAN, "index_by_value": w.INDEX_BY_VALUE}
 ROWS = [(kind, p) for kind, table in CLASSES.items() for p in corpus.from_table(table, "w36m", "wave36m_programs", 36)]
 #: the default run keeps one row a class (`-m slow` runs them all)
-FIRST = {"w36m:cm_from_params", "w36m:lae_matrix_axis"}
-#: jit="numba" refuses at the user's line (numba has no ufunc's accumulate)
-NUMBA_REFUSED = {"lae_cox", "lae_reversed", "lae_matrix_axis", "lae_large"}
+FIRST = {"w36m:cm_from_params", "w36m:lae_matrix_axis", "w36m:index_list_copy"}
+#: jit="numba" refuses at the user's line (numba has no ufunc's accumulate; a class read in generated code)
+NUMBA_REFUSED = {"lae_cox", "lae_reversed", "lae_matrix_axis", "lae_large", "index_attribute", "index_tuple_count"}
 #: the Hessian refused at the user's line: np.logaddexp.accumulate of an array whose axes lowering does not know
 SECOND_REFUSED = {"lae_cox"}
 

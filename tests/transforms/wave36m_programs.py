@@ -8,6 +8,10 @@ the class holds, a subclass overriding a class attribute): "cannot tell which fu
 LOGADDEXP_SCAN: ``np.logaddexp.accumulate`` (Cox partial likelihoods by a running log-sum of the risk set,
 running log-normalisers), of a vector reversed, of a matrix along an axis: "cannot tell which function
 np.logaddexp.accumulate is".  (jit="numba" refuses it at the line: numba has no ufunc's accumulate.)
+
+INDEX_BY_VALUE: a position found by value in a copy of a sequence (``list(temps).index(temp)``,
+``grid.tolist().index(g)``, ``tuple(labels).count(lab)``, ``Sites.names.index(site)``): an integer with no
+gradient, taken only of a name before ("the method .index() of list(temps) has no adjoint rule").
 """
 
 from __future__ import annotations
@@ -141,4 +145,47 @@ LOGADDEXP_SCAN = [
     ("lae_reversed", lae_reversed, _vec(0.3, -1.2, 0.8, 0.05), 0),
     ("lae_matrix_axis", lae_matrix_axis, _vec(0.6, -0.4, 1.1), 0),
     ("lae_large", lae_large, _vec(1.0, 2.5, -3.0, 2.4), 0),
+]
+
+
+TEMPS = (300.0, 320.0, 350.0)
+TARGET = np.array([0.2, 0.35, 0.6])
+
+
+def index_list_copy(theta, temps=TEMPS):
+    loss = 0.0
+    for temp in temps:
+        k = np.exp(theta[0] - theta[1] * 300.0 / temp)
+        loss += (1.0 - np.exp(-k) - TARGET[list(temps).index(temp)]) ** 2
+    return loss
+
+
+def index_tolist(x):
+    grid = np.array([0.5, 1.5, 2.5])
+    total = 0.0
+    for g in grid:
+        total = total + x[grid.tolist().index(g)] * g + np.sin(x[0] * g)
+    return total
+
+
+def index_tuple_count(w, labels=("a", "b", "a", "c")):
+    out = 0.0
+    for i, lab in enumerate(labels):
+        out = out + w[tuple(labels).index(lab)] ** 2 * tuple(labels).count(lab) + w[i]
+    return out
+
+
+class Sites:
+    names = ["n", "s", "e"]
+
+
+def index_attribute(v, site="s"):
+    return np.sum(v ** 2) * v[Sites.names.index(site)] + v[list(Sites.names).index("e")]
+
+
+INDEX_BY_VALUE = [
+    ("index_list_copy", index_list_copy, _vec(0.3, 1.1), 0),
+    ("index_tolist", index_tolist, _vec(0.4, -0.2, 0.9), 0),
+    ("index_tuple_count", index_tuple_count, _vec(0.4, -0.2, 0.9, 1.3), 0),
+    ("index_attribute", index_attribute, _vec(0.7, -0.5, 0.25), 0),
 ]
