@@ -2,7 +2,7 @@
 users write it.
 
 CLASSMETHOD: a classmethod called on its class (``Filter.smooth(x)``, ``Model.from_params(p)`` with a
-loop before ``return cls(...)``, ``cls.helper(x)`` from another classmethod, ``cls.TAPS`` of an array
+loop before ``return cls(...)``, chained ``.predict(X)``, ``cls.helper(x)`` from another classmethod, ``cls.TAPS`` of an array
 the class holds, a subclass overriding a class attribute): "cannot tell which function Filter.smooth is".
 
 LOGADDEXP_SCAN: ``np.logaddexp.accumulate`` (Cox partial likelihoods by a running log-sum of the risk set,
@@ -78,6 +78,10 @@ X = np.array([[0.5, -1.0, 0.3], [1.2, 0.4, -0.7], [-0.3, 0.8, 1.1], [0.9, -0.2, 
 Y = np.array([1.0, 0.0, 1.0, 1.0])
 
 
+def cm_chained(p):
+    return np.mean((Logistic.from_params(p).predict(X) - Y) ** 2)
+
+
 def cm_from_params(p):
     model = Logistic.from_params(p)
     q = model.predict(X)
@@ -137,6 +141,7 @@ CLASSMETHOD = [
     ("cm_subclass", cm_subclass, _vec(0.6, -0.4, 1.2, 0.1), 0),
     ("cm_on_instance", cm_on_instance, _vec(0.2, 0.9, -0.5), 0),
     ("cm_from_params", cm_from_params, _vec(0.4, -0.3, 0.2, 0.1), 0),
+    ("cm_chained", cm_chained, _vec(0.4, -0.3, 0.2, 0.1), 0),
     ("cm_static_inside", cm_static_inside, _vec(0.7, -0.6, 0.25), 0),
 ]
 
