@@ -2,7 +2,8 @@
 users write it.
 
 CLASSMETHOD: a classmethod called on its class (``Filter.smooth(x)``, ``Model.from_params(p)`` with a
-loop before ``return cls(...)``, chained ``.predict(X)``, ``cls.helper(x)`` from another classmethod, ``cls.TAPS`` of an array
+loop before ``return cls(...)``, chained ``.predict(X)``, ``cls.helper(x)`` from another classmethod,
+``cls.TAPS`` of an array
 the class holds, a subclass overriding a class attribute): "cannot tell which function Filter.smooth is".
 
 LOGADDEXP_SCAN: ``np.logaddexp.accumulate`` (Cox partial likelihoods by a running log-sum of the risk set,
