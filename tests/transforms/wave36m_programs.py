@@ -3,7 +3,8 @@ users write it.
 
 CLASSMETHOD: a classmethod called on its class (``Filter.smooth(x)``, ``Model.from_params(p)`` with a
 loop before ``return cls(...)``, chained ``.predict(X)``, ``cls.helper(x)`` from another classmethod,
-``cls.TAPS`` of an array the class holds, a subclass overriding a class attribute): "cannot tell which function Filter.smooth is".
+``cls.TAPS`` of an array the class holds, a subclass overriding a class attribute): "cannot tell which
+function Filter.smooth is".
 
 LOGADDEXP_SCAN: ``np.logaddexp.accumulate`` (Cox partial likelihoods by a running log-sum of the risk set,
 running log-normalisers), of a vector reversed, of a matrix along an axis: "cannot tell which function
