@@ -22,6 +22,7 @@ import numpy as np
 
 from . import depends, trees
 from .built_objects import BuiltObjects
+from .class_methods import bound_classmethod
 from .config_dicts import Snapshot, config_dict, frozen, used_whole
 from .factories import factory_function
 from .local_defs import writes_attributes
@@ -87,12 +88,14 @@ def held_object(node, free: dict):
 
 
 def _factory_call(node, free: dict) -> bool:
-    """``Scaler.fit(X)``: a call of a factory classmethod or staticmethod (factories.py)."""
+    """``Scaler.fit(X)``: a call of a factory classmethod or staticmethod (factories.py), or of any
+    classmethod (``Model.from_params(p)``: the object it returns, returned_objects.py)."""
     func = node.func if isinstance(node, ast.Call) else None
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
         return False
     cls = free.get(node.func.value.id)
-    return user_class(cls) and factory_function(cls, node.func.attr) is not None
+    return user_class(cls) and (factory_function(cls, node.func.attr) is not None
+                                or isinstance(inspect.getattr_static(cls, node.func.attr, None), classmethod))
 
 
 def tree_default(value) -> bool:
@@ -162,8 +165,14 @@ class GlobalObjects(BuiltObjects):
             return Const(value)
         if isinstance(value, np.ndarray) or isinstance(value, (float, int)):
             return self.inject(value, attr)
+        made = bound_classmethod(value.__func__, cls) if isinstance(value, classmethod) \
+            and isinstance(value.__func__, types.FunctionType) else None
+        if made is not None:  # model.smooth(x) of a classmethod: the method, its ``cls`` bound (class_methods.py)
+            self.deps.extend(d for a, v in made[1].items() for d in depends.class_dependency(cls, a, v))
+            return self.inject(made[0], attr)
         raise self.error(node, f"{ast.unparse(node)} is a class attribute holding a {type(value).__name__}, "
-                         "which srcdiff cannot read as a value", "read a number or an array")
+                         "which srcdiff cannot read as a value",
+                         f"read a number or an array; call a method on its class ({cls.__name__}.{attr}(...))")
 
     def static_object(self, node):
         """The module-level object `node` names (``functools.partial``, ``helper``), or None."""

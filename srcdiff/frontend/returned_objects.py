@@ -24,11 +24,14 @@ given to its caller's code as a tree, or refused at its line.
 from __future__ import annotations
 
 import ast
+import inspect
 import types
 
 from .built_objects import init_attributes
 from .callables import is_gradient_object
-from .depends import MISSING
+from .class_methods import bound_classmethod
+from .depends import MISSING, class_dependency
+from .global_objects import user_class
 from .local_defs import built_dicts
 from .naming import own_nodes
 from .parse import parse_function
@@ -108,6 +111,9 @@ class ReturnedObjects:
         """``helper(...)`` of a helper returning a new object: the object's tree, its fields fresh
         variables unpacked from the flattened helper's tuple (added to `self.pending`); else None."""
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            made = self._classmethod(value)
+            if made is not None:  # m = Model.build(w): the classmethod's ``cls`` bound (class_methods.py)
+                return self._returned_by_helper(value, where, *made)
             return self._returned_by_method(value, where)
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id not in self.env):
             return None
@@ -117,6 +123,24 @@ class ReturnedObjects:
             func = self.gradient_helper(value, func, assigned=True)
         elif not (isinstance(func, types.FunctionType) and user_function(func)):
             return None
+        return self._returned_by_helper(value, where, func, [self.parsed_dependency(value.func.id, func)])
+
+    def _classmethod(self, value: ast.Call):
+        """``(function, dependencies)`` of ``Model.build(...)``, a classmethod of a user class named at
+        module level, its ``cls`` bound; else None."""
+        if not (isinstance(value.func.value, ast.Name) and value.func.value.id not in self.env):
+            return None
+        cls = self.parsed.resolve(value.func.value.id)
+        found = inspect.getattr_static(cls, value.func.attr, None) if user_class(cls) else None
+        if not (isinstance(found, classmethod) and isinstance(found.__func__, types.FunctionType)):
+            return None
+        made = bound_classmethod(found.__func__, cls)
+        if made is None:
+            return None
+        deps = [self.parsed_dependency(value.func.value.id, cls), *class_dependency(cls, value.func.attr, found)]
+        return made[0], deps + [d for a, v in made[1].items() for d in class_dependency(cls, a, v)]
+
+    def _returned_by_helper(self, value, where, func, deps):
         if object_class(func) is None:  # return d * d of an object it is given (operator_objects.py)
             given = [self.entry(a) for a in value.args if isinstance(a, ast.Name) or self.may_hold_object(a)]
             objects = any(isinstance(e, Node) and e.struct.kind in ("object", "dataclass") for e in given)
@@ -126,7 +150,7 @@ class ReturnedObjects:
             call, flat = self.helper_call(value, func, [], {}, func.__name__, returns_object=True)
         except NotFields:
             return None  # (an object holding functions or trees: read as before, a callee's tree or refused)
-        self.deps.append(self.parsed_dependency(value.func.id, func))  # a redefined helper: built again
+        self.deps.extend(deps)  # a redefined helper: built again
         return self._unpacked(call, flat, where)
 
     def _returned_by_method(self, value: ast.Call, where):

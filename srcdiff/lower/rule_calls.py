@@ -54,11 +54,23 @@ _TEXT_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rst
                            "isalpha", "isalnum", "isspace", "split", "rsplit", "splitlines"})
 
 
+def _sequence(owner: ast.expr) -> bool:
+    """A sequence asked for a position or a count: a name (``names``), an attribute of one
+    (``self.labels``), or a copy of one (``list(temps)``, ``tuple(keys)``, ``temps.tolist()``)."""
+    while isinstance(owner, ast.Attribute):
+        owner = owner.value
+    if isinstance(owner, ast.Call) and not owner.keywords:
+        copied = isinstance(owner.func, ast.Name) and owner.func.id in ("list", "tuple") and len(owner.args) == 1
+        listed = isinstance(owner.func, ast.Attribute) and owner.func.attr == "tolist" and not owner.args
+        return (copied and _sequence(owner.args[0])) or (listed and _sequence(owner.func.value))
+    return isinstance(owner, ast.Name)
+
+
 def lower_method_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     """``x.name(...)``: the rule of the NumPy function the method stands for."""
     name = node.func.attr
     func = rules.METHODS.get(name)
-    if func is None and name in _QUERIES and isinstance(node.func.value, ast.Name) and not node.keywords:
+    if func is None and name in _QUERIES and _sequence(node.func.value) and not node.keywords:
         return opaque(lower, node, target)  # t_obs.index(s): a position or a count, an integer with no gradient
     if func is None and name in _TEXT_METHODS:
         return text(lower, node, target)  # config.lower().strip(): text, with no gradient (refused if one reaches it)

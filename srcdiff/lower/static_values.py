@@ -16,7 +16,9 @@ import enum
 import numpy as np
 
 from ..errors import SrcDiffError
+from ..frontend.class_methods import bound_classmethod
 from ..frontend.depends import MISSING, Dependency, class_dependency
+from ..frontend.global_objects import user_class
 from ..ir.nodes import Const, Var, operand_ast
 from .state import LoweringState
 
@@ -59,6 +61,9 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
                 cls = base if isinstance(base, type) else type(base)
                 state.parsed.include(class_dependency(cls, node.attr, found))
             return getattr(base, node.attr)  # ``Model.scale(x)`` / ``model.scale(x)``: a plain function
+        bound = _classmethod(state, base, node.attr, record) if base is not MISSING else MISSING
+        if bound is not MISSING:
+            return bound  # ``Filter.smooth(x)``: the method with its ``cls`` bound (frontend/class_methods.py)
         if isinstance(base, enum.EnumMeta) and isinstance(getattr(base, node.attr, None), base):
             return getattr(base, node.attr)  # ``Act.TANH``: a member, static (enum_members.py)
         if isinstance(base, type) and base.__module__.split(".")[0] not in ("numpy", "builtins", "scipy"):
@@ -68,6 +73,23 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
     if isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords:
         return _module_function(state, node, record)
     return MISSING
+
+
+def _classmethod(state: LoweringState, base, name: str, record: bool):
+    """A classmethod of a user class (`base`, or an instance of one) as a plain function, else MISSING."""
+    cls = base if isinstance(base, type) else type(base)
+    owner = next((k for k in cls.__mro__ if name in vars(k)), None) if user_class(cls) else None
+    found = vars(owner)[name] if owner is not None else None
+    if not isinstance(found, classmethod) or not isinstance(found.__func__, type(_classmethod)):
+        return MISSING
+    made = bound_classmethod(found.__func__, cls)
+    if made is None:
+        return MISSING
+    if record:  # (the method rebound, or an attribute its body read as a value: built again)
+        state.parsed.include(class_dependency(cls, name, found))
+        for attr, value in made[1].items():
+            state.parsed.include(class_dependency(cls, attr, value))
+    return made[0]
 
 
 def _module_function(state: LoweringState, node: ast.Call, record: bool):

@@ -64,6 +64,39 @@ def _logaddexp_reduce_tangents(static, operand_shapes):
     return {"x": f"np.sum(x_dot * np.exp(x - {spread(LOG_ZERO_SHIFT, static, x)}), axis=axis, keepdims=keepdims)"}
 
 
+def _running_weights(static, x) -> tuple[str, int]:
+    """``exp(x[j] - ans[i])`` for j <= i (0 above it: no overflow there), d ans[i] / d x[j] of
+    ``np.logaddexp.accumulate(x, axis)``, i on `axis` and j on the one after it, and that axis (a
+    running log-sum of -inf, ans -inf, is shifted by 0 as np.logaddexp.reduce's)."""
+    a = static["axis"] % max(x.ndim, 1)
+
+    def at(name, new):  # `name` with a new axis at position `new`
+        return f"{name}[{', '.join([':'] * new + ['None'] + [':'] * (x.ndim - new))}]"
+    n = f"x.shape[{a}]"
+    trailing = ", ".join([":", ":"] + ["None"] * (x.ndim - a - 1))
+    mask = f"(np.arange({n})[:, None] >= np.arange({n})[None, :])[{trailing}]"
+    return f"np.exp(np.where({mask}, {at('x', a)} - {at(LOG_ZERO_SHIFT, a + 1)}, -np.inf))", a
+
+
+def _logaddexp_scan_templates(static, operand_shapes):
+    if not operand_shapes["x"].known:  # (its axes not known: a helper moving the axis, scan_helpers.py)
+        return {"x": "logaddexp_scan_adjoint(g, x, ans, axis)"}
+    weights, a = _running_weights(static, operand_shapes["x"])
+    return {"x": f"np.sum({_at_next('g', a, operand_shapes['x'].ndim)} * {weights}, axis={a})"}
+
+
+def _logaddexp_scan_tangents(static, operand_shapes):
+    if not operand_shapes["x"].known:
+        return {"x": "logaddexp_scan_tangent(x_dot, x, ans, axis)"}
+    weights, a = _running_weights(static, operand_shapes["x"])
+    return {"x": f"np.sum({_at_next('x_dot', a - 1, operand_shapes['x'].ndim)} * {weights}, axis={a + 1})"}
+
+
+def _at_next(name, a, ndim):
+    """`name` with a new axis after axis `a` (at ``a + 1``)."""
+    return f"{name}[{', '.join([':'] * (a + 1) + ['None'] + [':'] * (ndim - a - 1))}]"
+
+
 def _scan_rule(helper, other, kind_text="kind"):
     """The rule of a running-extremum helper, linear in its first operand `a`: its transpose
     is `other` (the adjoint's is the tangent's and back), and `x` only picks the holders."""
@@ -111,6 +144,11 @@ RULES = [
     rule(np.logaddexp.reduce, ("x",), _logaddexp_reduce_templates, name="numpy.logaddexp.reduce",
          static={"axis": 0, "keepdims": False}, shape=reduce_shape, fresh=True,
          tangents=_logaddexp_reduce_tangents, sympy=FORMS + "logaddexp_reduce"),
+    rule(np.logaddexp.accumulate, ("x",), _logaddexp_scan_templates, name="numpy.logaddexp.accumulate",
+         static={"axis": 0}, shape=lambda static, x: shapes.array(x), fresh=True, array_result=True,
+         tangents=_logaddexp_scan_tangents,
+         not_symbolic="a running log-sum-exp: checked against central differences",
+         note="its weights exp(x[j] - ans[i]) for j <= i along the axis: an n-by-n array"),
 ]
 
 

@@ -1,5 +1,6 @@
 """Helpers the adjoints of running extrema call: ``np.maximum.accumulate`` and
-``np.minimum.accumulate`` (rules/numpy_piecewise.py).
+``np.minimum.accumulate`` (rules/numpy_piecewise.py); and of ``np.logaddexp.accumulate`` of an array
+whose number of axes is not known when the gradient is built (at the end).
 
 ``ans[i] = max(x[0], ..., x[i])`` along `axis`.  Each ``ans[i]`` is held by the elements
 ``x[j]`` (j <= i) equal to it; as for ``np.max``, k tied elements share its gradient equally
@@ -70,4 +71,27 @@ def extremum_scan_tangent(v, x, axis, kind):
     return np.moveaxis(out, -1, axis).astype(np.result_type(v, x), copy=False)
 
 
-SCAN_HELPERS = {f.__name__: f for f in (extremum_scan_adjoint, extremum_scan_tangent)}
+def _running_weights(x, ans, axis):
+    """``exp(x[j] - ans[i])`` for j <= i (0 above), i and j the last two axes, `axis` moved there."""
+    x, ans = np.moveaxis(np.asarray(x), axis, -1), np.moveaxis(np.asarray(ans), axis, -1)
+    n = x.shape[-1]
+    below = np.arange(n)[:, None] >= np.arange(n)[None, :]
+    with np.errstate(invalid="ignore"):
+        return np.exp(np.where(below, x[..., None, :] - np.where(ans == -np.inf, 0.0, ans)[..., :, None], -np.inf))
+
+
+def logaddexp_scan_adjoint(g, x, ans, axis):
+    """The adjoint of ``ans = np.logaddexp.accumulate(x, axis)`` for the adjoint `g` of its value, of an
+    `x` whose number of axes lowering did not know (rules/numpy_piecewise.py spells the known ones)."""
+    g = np.moveaxis(np.broadcast_to(g, np.shape(ans)), axis, -1)
+    return np.moveaxis(np.sum(g[..., :, None] * _running_weights(x, ans, axis), axis=-2), -1, axis)
+
+
+def logaddexp_scan_tangent(v, x, ans, axis):
+    """The tangent of ``np.logaddexp.accumulate(x, axis)`` along `v` (as logaddexp_scan_adjoint)."""
+    v = np.moveaxis(np.broadcast_to(v, np.shape(x)), axis, -1)
+    return np.moveaxis(np.sum(v[..., None, :] * _running_weights(x, ans, axis), axis=-1), -1, axis)
+
+
+SCAN_HELPERS = {f.__name__: f for f in (extremum_scan_adjoint, extremum_scan_tangent, logaddexp_scan_adjoint,
+                                        logaddexp_scan_tangent)}

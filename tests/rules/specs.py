@@ -531,6 +531,9 @@ SPECS += [  # piecewise functions (rules/numpy_piecewise.py, python_math.py): st
     S("numpy.logaddexp.reduce", "np.logaddexp.reduce(x)", x=((4,), REAL),
       sym=Sym("np.logaddexp.reduce(x * y)", "V, W", EITHER)),
     S("numpy.logaddexp.reduce", "np.logaddexp.reduce(x, axis=1)", x=((3, 4), REAL)),
+    S("numpy.logaddexp.accumulate", "np.logaddexp.accumulate(x) * x", x=((5,), REAL)),
+    S("numpy.logaddexp.accumulate", "np.logaddexp.accumulate(x, axis=1)", x=((3, 4), REAL)),
+    S("numpy.logaddexp.accumulate", "np.logaddexp.accumulate(x, axis=0)", x=((3, 2, 2), REAL)),
     # np.fill_diagonal's positions (lower/in_place_calls.py): integers, no gradient
     S("srcdiff.rules.write_helpers.diagonal_range", "x * diagonal_range(c) + diagonal_range(c, True)[:3]",
       x=((3,), REAL), c=((4, 3), REAL)),

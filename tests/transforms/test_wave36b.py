@@ -109,10 +109,13 @@ def _name(p):
 #: the rows the default run keeps (cheap ones; the findings' rows hold the fixed classes; `-m slow` runs them all)
 KEPT = {"econ_arma11"}
 #: refused by grad at the user's line, and so by every transformation
-REFUSED = {"epi_household_chain", "surv_cox_accumulate", "chem_arrhenius_network", "opt_zernike_dict",
-           "rank_bradley_terry_dict", "id_classmethod_helper", "id_enumerate_zip_reversed", "id_namedtuple_layers"}
+REFUSED = {"epi_household_chain", "opt_zernike_dict",
+           "rank_bradley_terry_dict", "id_enumerate_zip_reversed", "id_namedtuple_layers"}
 #: jit="numba" refuses these at the user's line (np.add.at of a boolean mask or of a tuple of indices; a list index)
-NUMBA_REFUSED = {"chem_lj_cutoff", "mech_truss_compliance", "econ_gravity"}
+NUMBA_REFUSED = {"chem_lj_cutoff", "mech_truss_compliance", "econ_gravity", "surv_cox_accumulate"}
+#: second derivatives refused at the user's line (np.logaddexp.accumulate of an array whose axes lowering does not
+#: know: its adjoint is a helper with no rule of its own; test_wave36m.py)
+SECOND_REFUSED = {"surv_cox_accumulate"}
 
 
 def accepted():
@@ -127,6 +130,10 @@ def test_first_order(program):
 @pytest.mark.slow
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
+    if _name(program) in SECOND_REFUSED:
+        matrix.assert_refused_at_the_line(program, ("hessian", "hvp"))
+        matrix.assert_ok_or_na(program, tuple(t for t in ALL if t not in ("hessian", "hvp")))
+        return
     matrix.assert_ok_or_na(program, ALL)
 
 
