@@ -59,7 +59,7 @@ from hypothesis import strategies as st
 
 import srcdiff
 
-from . import corpus, matrix
+from . import corpus, table_tests
 from . import wave36a_programs as w
 from .test_wave35f import FIRST, SECOND, census, first_order_bad, judge
 
@@ -158,16 +158,10 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "relu_times", p) for p in programs()],
-                         ids=_name)
-def test_ordinary_points_every_transformation(program):
-    matrix.assert_ok_or_na(program, ("grad", "value_and_grad", "jvp", "vjp", "jacobian", "hessian", "hvp"))
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, set())
+TABLE = table_tests.Table(programs, numba_refused=set())
+test_ordinary_points_every_transformation = TABLE.every_transformation(
+    ("grad", "value_and_grad", "jvp", "vjp", "jacobian", "hessian", "hvp"), kept={"relu_times"})
+test_numba = TABLE.numba()
 
 
 @pytest.mark.parametrize("name", [corpus.slow_unless(n == "relu_carry", n) for n, *_ in ROWS])

@@ -44,7 +44,7 @@ import pytest
 
 import srcdiff
 
-from . import corpus, matrix
+from . import corpus, table_tests
 from . import wave36l_programs as w
 from .test_wave35f import SECOND, census, judge
 
@@ -136,13 +136,7 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "sort_squared", p) for p in programs()],
-                         ids=_name)
-def test_ordinary_points_every_transformation(program):
-    matrix.assert_ok_or_na(program, ("grad", "value_and_grad", "jvp", "vjp", "jacobian", "hessian", "hvp"))
-
-
-@pytest.mark.slow  # (numba compiles for seconds a program)
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_numba(program):
-    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
+TABLE = table_tests.Table(programs, numba_refused=NUMBA_REFUSED)
+test_ordinary_points_every_transformation = TABLE.every_transformation(
+    ("grad", "value_and_grad", "jvp", "vjp", "jacobian", "hessian", "hvp"), kept={"sort_squared"})
+test_numba = TABLE.numba()
