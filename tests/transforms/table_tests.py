@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Mapping
 
 import pytest
 
-from . import corpus, matrix
+from . import corpus, matrix, speed_checks
 from .corpus import Program
 
 #: what a row grad refuses is refused by, at the user's line (hvp takes the first argument only: n/a)
@@ -68,6 +68,21 @@ class Table:
         def test_first_order(program):
             check(program, transforms(program) if callable(transforms) else transforms, cells)
         return test_first_order
+
+    def near_central_differences(self, skip: Collection = ()) -> Callable:
+        """Every row's (optimised) gradient near float64 central differences, but the rows `skip` names
+        (at kinks: no derivative to compare with)."""
+        @pytest.mark.parametrize("program", [p for p in self.programs() if name(p) not in skip], ids=name)
+        def test_gradient_against_central_differences(program):
+            speed_checks.assert_near_central_differences(program)
+        return test_gradient_against_central_differences
+
+    def optimised_equals_debug(self) -> Callable:
+        """Every row's optimised gradient equal to the unoptimised one (debug=True)."""
+        @pytest.mark.parametrize("program", self.programs(), ids=name)
+        def test_optimised_equals_debug(program):
+            speed_checks.assert_optimised_equals_debug(program)
+        return test_optimised_equals_debug
 
     def every_transformation(self, transforms, kept: Collection | None = None) -> Callable:
         """`transforms` (or `transforms(program)`) of every accepted row ok or n/a: the slow set, but the

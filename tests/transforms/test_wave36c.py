@@ -75,7 +75,7 @@ import pytest
 import srcdiff
 from srcdiff.backend.optimize import widths
 
-from . import corpus, matrix, speed_checks
+from . import corpus, matrix, table_tests
 from . import wave36c_programs as w
 
 #: the rows the default run keeps through every transformation (`-m slow` runs them all)
@@ -102,14 +102,9 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) not in AT_KINKS], ids=_name)
-def test_gradient_against_central_differences(program):
-    speed_checks.assert_near_central_differences(program)
-
-
-@pytest.mark.parametrize("program", programs(), ids=_name)
-def test_optimised_equals_debug(program):
-    speed_checks.assert_optimised_equals_debug(program)
+SPEED = table_tests.Table(programs)
+test_gradient_against_central_differences = SPEED.near_central_differences(AT_KINKS)
+test_optimised_equals_debug = SPEED.optimised_equals_debug()
 
 
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()
